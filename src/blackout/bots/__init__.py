@@ -1,0 +1,42 @@
+"""Computer players.  A bot sees only a :class:`~blackout.core.view.View`, never the game.
+
+>>> import blackout
+>>> from blackout import bots
+>>> game = blackout.Game.new(blackout.variant("standard"), ["me", "bot"], seed=1)
+>>> bot = bots.create("random", seed=3)
+>>> bot.choose(game.view(game.to_move)) in game.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from blackout.bots.base import Bot
+
+__all__ = ["NAMES", "Bot", "create"]
+
+# name -> "module:class"; imported on first use so the CLI starts fast.
+_BOTS = {
+    "random": "blackout.bots.random_bot:RandomBot",
+}
+
+#: The bots :func:`create` knows.
+NAMES: tuple[str, ...] = tuple(_BOTS)
+
+
+def create(name: str, seed: int | None = None, **options: Any) -> Bot:
+    """A new bot by name (see :data:`NAMES`); ``seed`` makes its choices repeatable.
+
+    Raises ``ValueError`` for an unknown name or option.
+    """
+    try:
+        module, cls = _BOTS[name].split(":")
+    except KeyError:
+        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(NAMES)}") from None
+    factory = getattr(importlib.import_module(module), cls)
+    try:
+        return factory(seed=seed, **options)
+    except TypeError as exc:
+        raise ValueError(f"bad option for bot {name!r}: {exc}") from None

@@ -1,0 +1,23 @@
+"""The bot interface: a bot turns a view into a legal action."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from blackout.core.actions import Action
+from blackout.core.view import View
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player.
+
+    ``choose`` is given only what its seat may know (``game.view(seat)``) and returns one
+    of ``view.legal_actions``.  It is also asked when ``view.to_move`` is another seat
+    but ``view.legal_actions`` is not empty: Potomac lets the last bidder change a bid
+    until the next player bids; a bot that keeps its bid returns ``None`` then.
+    """
+
+    name: str
+
+    def choose(self, view: View) -> Action | None: ...

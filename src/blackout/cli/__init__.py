@@ -1,0 +1,1 @@
+"""The ``blackout`` command line: a thin layer over the library; no rules live here."""

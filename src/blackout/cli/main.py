@@ -1,0 +1,63 @@
+"""Entry point of the ``blackout`` command.
+
+Each command family is a module of this package with a ``register(subparsers)``
+function that adds its sub-commands, each with ``set_defaults(run=function)``; the
+function takes the parsed arguments and returns the exit code.  Errors a user can cause
+raise :class:`UserError` (or one of the library's ``ValueError`` subclasses) and are
+printed as one line, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Modules that add sub-commands, in the order they appear in --help.
+COMMAND_MODULES = [
+    "blackout.cli.rules_commands",
+]
+
+
+class UserError(Exception):
+    """A mistake in what the user asked for; printed without a traceback."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="blackout",
+        description="Blackout (Oh Hell!) card games: play, keep score, replay, serve.",
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def _version() -> str:
+    from blackout import __version__
+
+    return f"blackout {__version__}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "run", None)
+    if run is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(run(args) or 0)
+    except (UserError, ValueError, OSError) as exc:
+        print(f"blackout: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

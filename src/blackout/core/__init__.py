@@ -1,0 +1,1 @@
+"""The pure rules core: cards, rules, the game, scoring, views and records. No I/O."""

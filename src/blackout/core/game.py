@@ -1,0 +1,635 @@
+"""The game: dealing, bidding, naming trump, playing tricks and scoring, hand after hand.
+
+A :class:`Game` is a state machine.  ``to_move`` says whose decision it is,
+``legal_actions()`` lists it, ``apply(action)`` makes it.  Chance (the shuffle, the
+draw for first dealer, seating, a tie-breaking coin flip) comes from the game's seed,
+or from prearranged :class:`Deal` values, so a game is fully reproduced by its rules,
+players, seed or deals and its list of decisions: see :meth:`Game.record`.
+
+>>> from blackout.core.rules import variant
+>>> game = Game.new(variant("standard", schedule=[2]), ["ann", "bob", "cy"], deals=[
+...     Deal(hands=[["AS", "2H"], ["KS", "3H"], ["QS", "4H"]], turn_up="5D", dealer=2)])
+>>> game.to_move, [str(a) for a in game.legal_actions()]
+(0, ['0', '1', '2'])
+>>> for move in ["1", "1", "0", "AS", "KS", "QS", "2H", "3H", "4H"]:
+...     game.apply(move)
+>>> game.is_over, game.scores, game.winners
+(True, [7, 0, 0], [0])
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from blackout.core.actions import (
+    BIDS,
+    BOARD,
+    NIL,
+    PLAYS,
+    TRUMP_CHOICES,
+    Action,
+    Bid,
+    BidAction,
+    Board,
+    ChooseTrump,
+    IllegalAction,
+    Nil,
+    Play,
+    parse_action,
+)
+from blackout.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
+from blackout.core.rules import Rules
+from blackout.core.scoring import hand_points, made_bid
+from blackout.core.view import HandResult, Trick, View
+
+__all__ = ["BIDDING", "CHOOSING_TRUMP", "GAME_OVER", "PLAYING", "Deal", "Game", "Move"]
+
+BIDDING, CHOOSING_TRUMP, PLAYING, GAME_OVER = "bid", "trump", "play", "over"
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A prearranged deal: ``hands`` in seat order, the ``turn_up`` card or ``None``,
+    and optionally the ``dealer`` seat (else the deal passes on as usual).
+
+    >>> Deal(hands=[["AS"], ["10h"]], turn_up="TC").to_dict()
+    {'hands': [['AS'], ['10H']], 'turn_up': '10C', 'dealer': None}
+    """
+
+    hands: Sequence[Sequence[str | int]]
+    turn_up: str | int | None = None
+    dealer: int | None = None
+    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            masks = tuple(mask_of(hand) for hand in self.hands)
+            turn = _card(self.turn_up) if self.turn_up is not None else None
+        except (ValueError, IndexError, TypeError) as exc:
+            raise ValueError(f"bad deal: {exc}") from None
+        seen = 0
+        for mask in masks:
+            if seen & mask:
+                raise ValueError(f"bad deal: {next(cards_in(seen & mask))} is dealt twice")
+            seen |= mask
+        if turn is not None and seen >> turn & 1:
+            raise ValueError(f"bad deal: the turned-up card {turn} is also in a hand")
+        if len({m.bit_count() for m in masks}) > 1:
+            raise ValueError("bad deal: every hand must have the same number of cards")
+        object.__setattr__(self, "masks", masks)
+        object.__setattr__(self, "turn_up", turn)
+
+    @property
+    def size(self) -> int:
+        return self.masks[0].bit_count() if self.masks else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hands": [[str(c) for c in cards_in(m)] for m in self.masks],
+            "turn_up": None if self.turn_up is None else str(self.turn_up),
+            "dealer": self.dealer,
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Deal:
+        return Deal(hands=data["hands"], turn_up=data.get("turn_up"), dealer=data.get("dealer"))
+
+
+def _card(item: str | int) -> Card:
+    return Card.parse(item) if isinstance(item, str) else CARDS[item]
+
+
+class Move(NamedTuple):
+    """One entry of the game's history: who did what; ``auto`` marks a move the rules
+    made by themselves (pbmserv's blind hand plays itself)."""
+
+    seat: int
+    action: Action
+    auto: bool = False
+
+
+def _suit_tables() -> tuple[tuple[tuple[Play, ...], ...], ...]:
+    """For each suit, the plays of every 13-bit set of its cards (lowest first)."""
+    tables = []
+    for suit in range(4):
+        table: list[tuple[Play, ...]] = [()] * 8192
+        for bits in range(1, 8192):
+            high = bits.bit_length() - 1
+            table[bits] = (*table[bits ^ (1 << high)], PLAYS[13 * suit + high])
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_C, _D, _H, _S = _SUIT_PLAYS = _suit_tables()
+
+
+def plays_of(mask: int) -> list[Play]:
+    """The :class:`Play` actions for the cards of a mask, lowest card first."""
+    return [*_C[mask & 0x1FFF], *_D[mask >> 13 & 0x1FFF], *_H[mask >> 26 & 0x1FFF],
+            *_S[mask >> 39]]
+
+
+def _seeded(seed: int, purpose: str) -> random.Random:
+    # A string seed is hashed the same way on every run and platform.
+    return random.Random(f"blackout:{seed}:{purpose}")
+
+
+def _shuffled_deck(rng: random.Random) -> list[int]:
+    # Sorting by random keys is a uniform shuffle, and twice as fast as rng.shuffle.
+    return sorted(range(52), key=lambda _: rng.random())
+
+
+def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players: int) -> int:
+    """The seat that wins a trick: highest trump, else highest card of the suit led."""
+    best = cards[0]
+    best_pos = 0
+    trump_lo = -1 if trump is None else trump * 13
+    for pos in range(1, len(cards)):
+        card = cards[pos]
+        if card // 13 == best // 13:
+            if card > best:
+                best, best_pos = card, pos
+        elif trump_lo <= card < trump_lo + 13:
+            best, best_pos = card, pos
+    return (leader + best_pos) % players
+
+
+class Game:
+    """A game of Blackout in progress.  Create one with :meth:`new` or :meth:`replay`."""
+
+    # -- creation ---------------------------------------------------------------------
+
+    def __init__(self, rules: Rules, players: Sequence[str], seed: int,
+                 deals: Sequence[Deal] = ()) -> None:
+        self.rules = rules
+        self.given_players = tuple(players)
+        self.seed = seed
+        self.deals = tuple(deals)
+        n = len(self.given_players)
+        rules.check_players(n)
+        self.n = n
+        self._sizes = rules.hand_sizes(n)
+        self._largest = max(self._sizes)
+        self._extra_hands = 0
+        self._check_deals()
+        seats = list(self.given_players)
+        if not rules.inorder and not self.deals:
+            _seeded(seed, "seats").shuffle(seats)
+        self.players: tuple[str, ...] = tuple(seats)
+        self.first_dealer_draw: tuple[Card, ...] | None = None
+        self.scores: list[int] = [0] * n
+        self.hands_played: list[HandResult] = []
+        self._moves: list[tuple[int, Action, bool]] = []
+        self.winners: list[int] = []
+        self.is_over = False
+        self._exact = [0] * n
+        self._start_hand(0, self._first_dealer())
+
+    @classmethod
+    def new(cls, rules: Rules, players: Sequence[str], seed: int | None = None,
+            deals: Sequence[Deal] | None = None) -> Game:
+        """Start a game.  ``seed`` drives every shuffle (random when omitted; 0 when
+        ``deals`` are given).  ``deals`` play prearranged cards for the first hands, with
+        seats exactly as listed; hands after the given deals are dealt from the seed."""
+        if seed is None:
+            seed = 0 if deals else secrets.randbits(63)
+        return cls(rules, players, seed, tuple(deals or ()))
+
+    def _check_deals(self) -> None:
+        for index, deal in enumerate(self.deals):
+            if len(deal.masks) != self.n:
+                raise ValueError(
+                    f"deal {index + 1} has {len(deal.masks)} hands for {self.n} players")
+            if index < len(self._sizes) and deal.size != self._sizes[index]:
+                raise ValueError(f"deal {index + 1} has {deal.size} cards a hand; "
+                                 f"hand {index + 1} is played with {self._sizes[index]}")
+            if deal.dealer is not None and not 0 <= deal.dealer < self.n:
+                raise ValueError(f"deal {index + 1}: dealer {deal.dealer} is not a seat")
+
+    def _first_dealer(self) -> int:
+        if self.deals and self.deals[0].dealer is not None:
+            return self.deals[0].dealer
+        first = self.rules.first_dealer
+        if first == "draw":
+            drawn = _seeded(self.seed, "draw").sample(CARDS, self.n)
+            self.first_dealer_draw = tuple(drawn)
+            # High card deals; equal ranks are split by suit, clubs lowest (seed 002).
+            return max(range(self.n), key=lambda s: (drawn[s].rank, drawn[s].suit))
+        return first % self.n
+
+    # -- hands --------------------------------------------------------------------------
+
+    def _size_of_hand(self, index: int) -> int:
+        if index < len(self.deals):
+            return self.deals[index].size
+        if self._extra_hands:
+            if self.rules.schedule == "constant":
+                return self._largest
+            return (self._extra_hands - 1) % self._largest + 1
+        if self.rules.schedule == "constant":
+            return self._largest
+        return self._sizes[index]
+
+    def _start_hand(self, index: int, dealer: int) -> None:
+        n, rules = self.n, self.rules
+        self.hand_index = index
+        size = self._size_of_hand(index)
+        self.cards = size
+        deal = self.deals[index] if index < len(self.deals) else None
+        if deal is not None and deal.dealer is not None:
+            dealer = deal.dealer
+        self.dealer = dealer
+        if deal is not None:
+            self.hands = list(deal.masks)
+            next_card = deal.turn_up
+        else:
+            deck = _shuffled_deck(_seeded(self.seed, f"hand:{index}"))
+            dealt = size * n
+            self.hands = [0] * n
+            # Dealt singly, starting at the dealer's left.
+            for k in range(n):
+                self.hands[(dealer + 1 + k) % n] = sum(1 << c for c in deck[k:dealt:n])
+            next_card = CARDS[deck[dealt]] if dealt < 52 else None
+        self.dealt = tuple(self.hands)
+        self.turn_up: Card | None = None
+        self.trump: Suit | None = None
+        self.trump_decided = True
+        no_trump_hand = rules.last_hand_no_trump and size == self._largest
+        if not no_trump_hand:
+            if rules.trump == "turn_up":
+                self.turn_up = next_card
+                self.trump = None if next_card is None else next_card.suit
+            elif rules.trump == "spades":
+                self.trump = Suit.SPADES
+            elif rules.trump == "declarer":
+                self.trump_decided = False
+        self.declarer: int | None = None
+        # Only a one-card hand can be bid blind and then play itself.
+        self.blind = rules.blind_first_hand and index == 0 and size == 1
+        start = (dealer + 1) % n if rules.first_bidder == "left_of_dealer" else dealer
+        self.bidding_order = tuple((start + i) % n for i in range(n))
+        self.bids: list[BidAction | None] = [None] * n
+        self._bid_time = [0] * n
+        self._bid_pos = 0
+        self.trick_cards: list[Card] = []
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0] * n
+        self.leader: int | None = None
+        self.phase = BIDDING
+        self.to_move: int | None = start
+
+    # -- questions ----------------------------------------------------------------------
+
+    @property
+    def history(self) -> list[Move]:
+        """Every move so far, in order, automatic ones included."""
+        return [Move(*m) for m in self._moves]
+
+    @property
+    def hand_number(self) -> int:
+        """1 for the first hand."""
+        return self.hand_index + 1
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        """The trick in progress as ``(seat, card)`` pairs."""
+        if self.leader is None:
+            return []
+        return [((self.leader + i) % self.n, c) for i, c in enumerate(self.trick_cards)]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """What ``seat`` (default: the seat to move) may do now.
+
+        Another seat may act out of turn only to change its bid where the rules allow.
+        """
+        to_move = self.to_move
+        if to_move is None:
+            return []
+        if seat is None or seat == to_move:
+            seat = to_move
+            if self.phase == PLAYING:
+                hand = self.hands[seat]
+                if self.trick_cards:
+                    lead = self.trick_cards[0] // 13
+                    bits = hand >> (13 * lead) & 0x1FFF
+                    if bits:
+                        return list(_SUIT_PLAYS[lead][bits])
+                return plays_of(hand)
+            if self.phase == BIDDING:
+                return self._legal_bids(seat)
+            return list(TRUMP_CHOICES)
+        if seat == self._changeable_seat():
+            current = self.bids[seat]
+            return [b for b in self._bid_range() if b != current]
+        return []
+
+    def _playable(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if self.trick_cards:
+            follow = hand & SUIT_MASKS[self.trick_cards[0] // 13]
+            if follow:
+                return follow
+        return hand
+
+    def _bid_range(self) -> list[BidAction]:
+        if self.rules.teams:
+            top = min(self.rules.team_bid_cap, self.cards)
+            return [*BIDS[1:top + 1], NIL, BOARD]
+        return list(BIDS[: self.cards + 1])
+
+    def _hooked_bid(self) -> int | None:
+        """The bid the hook forbids the seat to move, if any."""
+        if not self.rules.hook or self._bid_pos != self.n - 1:
+            return None
+        return self.cards - sum(b.tricks for b in self.bids if isinstance(b, Bid))
+
+    def _legal_bids(self, seat: int) -> list[Action]:
+        hooked = self._hooked_bid()
+        return [b for b in self._bid_range() if not (isinstance(b, Bid) and b.tricks == hooked)]
+
+    def _changeable_seat(self) -> int | None:
+        """The seat that may still change its bid: the last to bid, while the next
+        player has not bid (seed 004)."""
+        if not self.rules.bid_changes or self.phase != BIDDING or self._bid_pos == 0:
+            return None
+        return self.bidding_order[self._bid_pos - 1]
+
+    # -- making moves ---------------------------------------------------------------------
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Make a move for ``seat`` (default: the seat to move).
+
+        ``action`` is an action or its notation (``"7"``, ``"AD"``, ``"nil"``,
+        ``"trump H"``).  Raises :class:`IllegalAction` with a message for the player,
+        leaving the game unchanged, if it is not legal now.
+        """
+        if type(action) is Play and seat is None and self.phase == PLAYING:
+            # The hot path: a legal card by the seat to move goes straight in.
+            card, to_move = action.card, self.to_move
+            hand = self.hands[to_move]
+            trick = self.trick_cards
+            if hand >> card & 1 and (not trick or card // 13 == trick[0] // 13
+                                     or not hand & SUIT_MASKS[trick[0] // 13]):
+                self._do_play(to_move, card, action)
+                return
+        if type(action) is str:
+            action = parse_action(action)
+        if self.to_move is None:
+            raise IllegalAction("the game is over")
+        if seat is not None and seat != self.to_move:
+            self._change_bid(seat, action)
+            return
+        seat = self.to_move
+        if self.phase == PLAYING:
+            self._play(seat, action)
+        elif self.phase == BIDDING:
+            self._bid(seat, action)
+        else:
+            self._choose_trump(seat, action)
+
+    def _play(self, seat: int, action: Action) -> None:
+        if type(action) is not Play:
+            raise IllegalAction(f"it is time to play a card, not {_describe(action)}")
+        card = action.card
+        hand = self.hands[seat]
+        if not hand >> card & 1:
+            raise IllegalAction(f"you do not hold {card}")
+        trick = self.trick_cards
+        if trick:
+            lead = trick[0] // 13
+            if card // 13 != lead and hand & SUIT_MASKS[lead]:
+                raise IllegalAction(f"you must follow {Suit(lead).plural}")
+        self._do_play(seat, card, action)
+
+    def _do_play(self, seat: int, card: Card, action: Play, auto: bool = False) -> None:
+        self._moves.append((seat, action, auto))
+        self.hands[seat] ^= 1 << card
+        trick = self.trick_cards
+        trick.append(card)
+        n = self.n
+        if len(trick) < n:
+            self.to_move = seat + 1 if seat + 1 < n else 0
+            return
+        leader = self.leader
+        assert leader is not None
+        winner = trick_winner(leader, trick, self.trump, n)
+        self.tricks.append(Trick(leader, tuple(trick), winner))
+        self.tricks_won[winner] += 1
+        self.trick_cards = []
+        self.leader = self.to_move = winner
+        if not self.hands[winner]:
+            self._finish_hand()
+
+    def _bid(self, seat: int, action: Action) -> None:
+        self._check_bid(action)
+        hooked = self._hooked_bid()
+        if isinstance(action, Bid) and action.tricks == hooked:
+            role = "the dealer" if seat == self.dealer else "the last bidder"
+            raise IllegalAction(
+                f"{role} may not bid {hooked}: bids would total {self.cards}")
+        self._moves.append((seat, action, False))
+        self.bids[seat] = action
+        self._bid_time[seat] = len(self._moves)
+        self._bid_pos += 1
+        self._skip_partners()
+        if self._bid_pos < self.n:
+            self.to_move = self.bidding_order[self._bid_pos]
+        else:
+            self._finish_bidding()
+
+    def _check_bid(self, action: Action) -> None:
+        if isinstance(action, Play):
+            raise IllegalAction(f"it is time to bid, not to play {action.card}")
+        if isinstance(action, ChooseTrump):
+            raise IllegalAction("trump is named after the bidding, by the highest bidder"
+                                if self.rules.trump == "declarer"
+                                else "trump is not named by a player in this game")
+        if isinstance(action, Nil | Board) and not self.rules.teams:
+            raise IllegalAction(f"there is no {action} bid in this game; bid 0 to take no tricks")
+        if action not in self._bid_range():
+            if self.rules.teams:
+                top = min(self.rules.team_bid_cap, self.cards)
+                raise IllegalAction(f"bid 1 to {top}, nil or board")
+            raise IllegalAction(f"bids are 0 to {self.cards}")
+
+    def _skip_partners(self) -> None:
+        """Seed 000: a player whose partner bid board or nil earlier does not bid."""
+        if not self.rules.teams:
+            return
+        while self._bid_pos < self.n:
+            seat = self.bidding_order[self._bid_pos]
+            if not isinstance(self.bids[(seat + 2) % 4], Nil | Board):
+                return
+            self._bid_pos += 1
+
+    def _change_bid(self, seat: int, action: Action) -> None:
+        if not 0 <= seat < self.n:
+            raise IllegalAction(f"there is no seat {seat}")
+        if seat != self._changeable_seat():
+            raise IllegalAction(f"it is {self.players[self.to_move or 0]}'s turn, "
+                                f"not {self.players[seat]}'s")
+        self._check_bid(action)
+        if action == self.bids[seat]:
+            raise IllegalAction(f"your bid is already {action}")
+        self._moves.append((seat, action, False))
+        self.bids[seat] = action
+        self._bid_time[seat] = len(self._moves)
+
+    def _finish_bidding(self) -> None:
+        if self.rules.trump == "declarer":
+            # Highest bid; on a tie, the player who made that bid first (seed 004).
+            self.declarer = max(range(self.n),
+                                key=lambda s: (_tricks(self.bids[s]), -self._bid_time[s]))
+        if not self.trump_decided:
+            self.phase = CHOOSING_TRUMP
+            self.to_move = self.declarer
+            return
+        self._start_play()
+
+    def _choose_trump(self, seat: int, action: Action) -> None:
+        if not isinstance(action, ChooseTrump):
+            raise IllegalAction(f"{self.players[seat]} is declarer and must name trump "
+                                "(trump C, D, H, S or NT)")
+        self._moves.append((seat, action, False))
+        self.trump = action.suit
+        self.trump_decided = True
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = PLAYING
+        leader = self.rules.leader
+        if leader == "dealer":
+            self.leader = self.dealer
+        elif leader == "first_bidder":
+            self.leader = self.bidding_order[0]
+        else:
+            self.leader = (self.dealer + 1) % self.n
+        self.to_move = self.leader
+        if self.blind:
+            # pbmserv: "After all bids are placed, the cards will be played automatically."
+            while self.phase == PLAYING and self.hand_index == 0:
+                seat = self.to_move
+                card = next(cards_in(self._playable(seat)))
+                self._do_play(seat, card, PLAYS[card], auto=True)
+
+    def _finish_hand(self) -> None:
+        rules, n = self.rules, self.n
+        bids = tuple(self.bids)
+        tricks = tuple(self.tricks_won)
+        points = hand_points(rules, self.cards, bids, tricks, self.declarer)
+        made = tuple(made_bid(rules, bids, tricks, s) for s in range(n))
+        for seat in range(n):
+            self.scores[seat] += points[seat]
+            self._exact[seat] += made[seat]
+        self.hands_played.append(HandResult(
+            number=self.hand_number, cards=self.cards, dealer=self.dealer,
+            declarer=self.declarer, trump=self.trump, turn_up=self.turn_up, bids=bids,
+            tricks=tricks, points=points, totals=tuple(self.scores), made=made,
+            extra=self._extra_hands > 0,
+        ))
+        if self._game_ends():
+            self._extra_hands = 0
+            self._finish_game()
+            return
+        if self._extra_hands or self._schedule_done():
+            self._extra_hands += 1
+        self._start_hand(self.hand_index + 1, (self.dealer + 1) % n)
+
+    def _schedule_done(self) -> bool:
+        played = len(self.hands_played)
+        rules = self.rules
+        if rules.max_hands is not None and played >= rules.max_hands:
+            return True
+        if rules.target is not None and max(self.scores) >= rules.target:
+            return True
+        return rules.schedule != "constant" and played >= len(self._sizes)
+
+    def _top_sides(self) -> int:
+        """How many sides (players, or teams) share the top score."""
+        top = max(self.scores)
+        seats = [s for s in range(self.n) if self.scores[s] == top]
+        return len({s % 2 for s in seats}) if self.rules.teams else len(seats)
+
+    def _game_ends(self) -> bool:
+        if not (self._extra_hands or self._schedule_done()):
+            return False
+        return self.rules.tiebreak != "extra_hands" or self._top_sides() == 1
+
+    def _finish_game(self) -> None:
+        self.is_over = True
+        self.phase = GAME_OVER
+        self.to_move = None
+        top = max(self.scores)
+        tied = [s for s in range(self.n) if self.scores[s] == top]
+        if self.rules.tiebreak == "exact_bids_then_coin" and len(tied) > 1:
+            most = max(self._exact[s] for s in tied)
+            tied = [s for s in tied if self._exact[s] == most]
+            if len(tied) > 1:
+                tied = [_seeded(self.seed, "coin").choice(tied)]
+        self.winners = tied
+
+    # -- views and copies -------------------------------------------------------------
+
+    def view(self, seat: int) -> View:
+        """Exactly what ``seat`` may know now (see :class:`View`)."""
+        if not 0 <= seat < self.n:
+            raise ValueError(f"there is no seat {seat}")
+        if self.blind and self.phase == BIDDING:
+            hands = tuple(None if s == seat else self.hands[s] for s in range(self.n))
+        else:
+            hands = tuple(self.hands[s] if s == seat else None for s in range(self.n))
+        return View(
+            rules=self.rules, seat=seat, players=self.players, phase=self.phase,
+            hand_number=self.hand_number, cards_dealt=self.cards, dealer=self.dealer,
+            to_move=self.to_move, hands=hands, bids=tuple(self.bids),
+            bidding_order=self.bidding_order, turn_up=self.turn_up,
+            trump=self.trump if self.trump_decided else None,
+            trump_decided=self.trump_decided, declarer=self.declarer, leader=self.leader,
+            trick=tuple(self.trick), tricks=tuple(self.tricks),
+            tricks_won=tuple(self.tricks_won), scores=tuple(self.scores),
+            hands_played=tuple(self.hands_played),
+            legal_actions=tuple(self.legal_actions(seat)),
+            blind=self.blind and self.phase == BIDDING,
+        )
+
+    def copy(self) -> Game:
+        """An independent copy (for search): mutating it leaves this game alone."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        for name in ("scores", "hands_played", "_moves", "winners", "_exact", "hands",
+                     "bids", "_bid_time", "trick_cards", "tricks", "tricks_won"):
+            setattr(twin, name, list(getattr(self, name)))
+        return twin
+
+    # -- records ----------------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-able record of the game (see ``docs/record-format.md``)."""
+        from blackout.core.record import make_record
+
+        return make_record(self)
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> Game:
+        """Rebuild the game a :meth:`record` describes, checking every move."""
+        from blackout.core.record import replay_record
+
+        return replay_record(record)
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"hand {self.hand_number}, {self.phase}"
+        return f"<Game {self.rules.variant} {list(self.players)} {state}>"
+
+
+def _tricks(bid: BidAction | None) -> int:
+    return bid.tricks if isinstance(bid, Bid) else -1
+
+
+def _describe(action: Action) -> str:
+    if isinstance(action, ChooseTrump):
+        return "to name trump"
+    return f"to bid {action}"

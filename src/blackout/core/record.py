@@ -1,0 +1,79 @@
+"""Game records: the JSON form of a whole game, what PGN is to chess.
+
+A record holds the rules, the players, the seed or prearranged deals and every
+decision in order; the cards of each hand follow from the seed or deals, and moves
+the rules make by themselves (pbmserv's blind hand) are not listed.  The format is
+specified in ``docs/record-format.md``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from blackout.core.actions import IllegalAction
+from blackout.core.rules import Rules, RulesError
+
+if TYPE_CHECKING:
+    from blackout.core.game import Game
+
+__all__ = ["FORMAT", "VERSION", "RecordError", "make_record", "replay_record"]
+
+FORMAT = "blackout-record"
+VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that is malformed or does not replay (with the reason)."""
+
+
+def make_record(game: Game) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_dict(),
+        "players": list(game.given_players),
+        "seats": list(game.players),
+        "seed": game.seed,
+    }
+    if game.deals:
+        record["deals"] = [deal.to_dict() for deal in game.deals]
+    record["moves"] = [[m.seat, str(m.action)] for m in game.history if not m.auto]
+    if game.is_over:
+        record["result"] = {"scores": list(game.scores), "winners": list(game.winners)}
+    return record
+
+
+def replay_record(record: dict[str, Any]) -> Game:
+    from blackout.core.game import Deal, Game
+
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise RecordError(f"not a Blackout game record (no \"format\": \"{FORMAT}\")")
+    if record.get("version") != VERSION:
+        raise RecordError(f"record version {record.get('version')!r} is not supported "
+                          f"(this is version {VERSION})")
+    try:
+        rules = Rules.from_dict(record["rules"])
+        deals = [Deal.from_dict(d) for d in record.get("deals", [])]
+        game = Game.new(rules, record["players"], seed=record["seed"], deals=deals)
+    except (KeyError, TypeError) as exc:
+        raise RecordError(f"record is missing or has a bad field: {exc}") from None
+    except (RulesError, ValueError) as exc:
+        raise RecordError(f"record cannot start a game: {exc}") from None
+    if "seats" in record and list(record["seats"]) != list(game.players):
+        raise RecordError("record's seats do not match the seating its seed gives")
+    for number, move in enumerate(record.get("moves", []), start=1):
+        try:
+            seat, text = move
+            game.apply(text, seat=seat)
+        except IllegalAction as exc:
+            raise RecordError(f"move {number} ({move!r}) is illegal: {exc}") from None
+        except (TypeError, ValueError):
+            raise RecordError(f"move {number} is not [seat, \"move\"]: {move!r}") from None
+    result = record.get("result")
+    if result is not None and (
+        not game.is_over
+        or list(result.get("scores", [])) != game.scores
+        or list(result.get("winners", [])) != game.winners
+    ):
+        raise RecordError("record's result does not match its moves")
+    return game

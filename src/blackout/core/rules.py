@@ -1,0 +1,274 @@
+"""Rules as data: one frozen :class:`Rules` value holds every choice a table makes.
+
+Each seed document is a named preset; keyword options override single fields::
+
+>>> rules = variant("standard", scoring="ten_plus_bid", schedule="down")
+>>> rules.hand_sizes(5)
+(10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+>>> variant("potomac").hand_sizes(4)[:3], len(variant("potomac").hand_sizes(4))
+((13, 12, 11), 25)
+>>> variant("pbmserv", schedule=[7]).hand_sizes(4)
+(7,)
+
+``docs/rules.md`` states every preset in plain words, with the seed it comes from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = ["VARIANTS", "Rules", "RulesError", "variant"]
+
+Schedule = Literal["up", "down", "full_rotation", "down_up", "constant"]
+TrumpRule = Literal["turn_up", "spades", "declarer", "none"]
+Scoring = Literal[
+    "ten_plus_bid", "five_plus_cards", "nullo", "potomac", "tricks_plus_ten", "partnership"
+]
+Tiebreak = Literal["exact_bids_then_coin", "extra_hands", "shared"]
+
+SCHEDULES = ("up", "down", "full_rotation", "down_up", "constant")
+TRUMP_RULES = ("turn_up", "spades", "declarer", "none")
+SCORINGS = ("ten_plus_bid", "five_plus_cards", "nullo", "potomac", "tricks_plus_ten", "partnership")
+TIEBREAKS = ("exact_bids_then_coin", "extra_hands", "shared")
+SEAT_ROLES = ("left_of_dealer", "dealer")
+LEADERS = ("left_of_dealer", "dealer", "first_bidder")
+
+
+class RulesError(ValueError):
+    """Rules that cannot be played: an unknown variant or option, or a bad combination."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule of one Blackout game.  Build it with :func:`variant`.
+
+    The fields, grouped by what they decide:
+
+    * Players: ``min_players``..``max_players``; ``teams`` seats partners opposite
+      (seats 0+2 against 1+3); ``inorder`` keeps the seats as listed, otherwise they
+      are shuffled from the game's seed.
+    * Hands: ``schedule`` is ``"up"`` (1..max), ``"down"`` (max..1),
+      ``"full_rotation"`` (1..max..1), ``"down_up"`` (max..1..max), ``"constant"``
+      (max every hand) or an explicit tuple of hand sizes; ``max_cards`` caps the
+      largest hand (default ``52 // players``).
+    * Dealer and turn order: ``first_dealer`` is ``"draw"`` (high card deals, suits
+      ranking clubs < diamonds < hearts < spades) or a seat number (negative counts
+      from the end: ``-1`` makes seat 0 bid first); the deal passes clockwise (to the
+      next seat).  ``first_bidder`` and ``leader`` say who bids first and who leads the
+      first trick.
+    * Trump: ``trump`` is ``"turn_up"`` (next card of the deck; no trump when no card
+      is left), ``"spades"``, ``"declarer"`` (highest bidder names it after bidding) or
+      ``"none"``; ``last_hand_no_trump`` plays the largest hand of the schedule at no
+      trump whatever the trump rule.
+    * Bidding: ``hook`` forbids the last bidder to make the bids total the cards
+      dealt; ``bid_changes`` lets a player change a bid until the next player has
+      bid; ``blind_first_hand`` plays a first hand of one card blind (pbmserv):
+      each seat sees every card but its own, and the trick plays itself.
+    * Scoring: ``scoring`` names the formula; ``team_bid`` is ``"exact"`` or
+      ``"at_least"`` for partnership number bids; ``team_bid_cap`` caps a team's total.
+    * End: ``target`` (a score that ends the game) and ``max_hands``; ``tiebreak`` is
+      ``"exact_bids_then_coin"``, ``"extra_hands"`` or ``"shared"``.
+    """
+
+    variant: str
+    min_players: int
+    max_players: int
+    teams: bool = False
+    inorder: bool = True
+    schedule: Schedule | tuple[int, ...] = "up"
+    max_cards: int | None = None
+    first_dealer: Literal["draw"] | int = "draw"
+    first_bidder: Literal["left_of_dealer", "dealer"] = "left_of_dealer"
+    leader: Literal["left_of_dealer", "dealer", "first_bidder"] = "left_of_dealer"
+    trump: TrumpRule = "turn_up"
+    last_hand_no_trump: bool = False
+    hook: bool = False
+    bid_changes: bool = False
+    blind_first_hand: bool = False
+    scoring: Scoring = "ten_plus_bid"
+    team_bid: Literal["exact", "at_least"] = "exact"
+    team_bid_cap: int = 12
+    target: int | None = None
+    max_hands: int | None = None
+    tiebreak: Tiebreak = "shared"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.schedule, list | tuple):
+            object.__setattr__(self, "schedule", tuple(self.schedule))
+        _validate(self)
+
+    # -- hand sizes ---------------------------------------------------------------
+
+    def largest_hand(self, players: int) -> int:
+        """The most cards each player can be dealt: ``52 // players`` unless capped."""
+        deck_max = 52 // players
+        return deck_max if self.max_cards is None else min(self.max_cards, deck_max)
+
+    def hand_sizes(self, players: int) -> tuple[int, ...]:
+        """The scheduled hand sizes, first hand first (``"constant"``: one entry per hand
+        up to ``max_hands``, or a single entry when the game ends on ``target`` alone)."""
+        top = self.largest_hand(players)
+        if isinstance(self.schedule, tuple):
+            return self.schedule
+        up = tuple(range(1, top + 1))
+        down = up[::-1]
+        return {
+            "up": up,
+            "down": down,
+            "full_rotation": up + down[1:],
+            "down_up": down + up[1:],
+            "constant": (top,) * (self.max_hands or 1),
+        }[self.schedule]
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`RulesError` unless this many players can play these rules."""
+        if not self.min_players <= players <= self.max_players:
+            span = (
+                f"exactly {self.min_players}"
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
+            )
+            raise RulesError(f"{self.variant} needs {span} players, not {players}")
+        if isinstance(self.schedule, tuple) and max(self.schedule) > 52 // players:
+            raise RulesError(
+                f"a hand of {max(self.schedule)} cards cannot be dealt to {players} players"
+            )
+
+    # -- records ------------------------------------------------------------------
+
+    def options(self) -> dict[str, Any]:
+        """The fields that differ from the preset, as JSON-able keyword options."""
+        preset = PRESETS[self.variant]
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "variant":
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(preset, f.name):
+                out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"variant": name, "options": {...}}``; :func:`variant` rebuilds it."""
+        return {"variant": self.variant, "options": self.options()}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Rules:
+        return variant(data["variant"], **data.get("options", {}))
+
+
+def _fail_unless(ok: bool, message: str) -> None:
+    if not ok:
+        raise RulesError(message)
+
+
+def _validate(r: Rules) -> None:
+    """Reject rules that cannot be played, with a message naming the field."""
+    _fail_unless(2 <= r.min_players <= r.max_players <= 52, "players must be 2 to 52")
+    if isinstance(r.schedule, tuple):
+        _fail_unless(
+            bool(r.schedule) and all(isinstance(n, int) and 1 <= n <= 26 for n in r.schedule),
+            "schedule must be a name or a non-empty list of hand sizes from 1 to 26",
+        )
+    else:
+        _fail_unless(r.schedule in SCHEDULES, f"schedule must be one of {', '.join(SCHEDULES)}"
+                     " or a list of hand sizes")
+    _fail_unless(r.max_cards is None or (isinstance(r.max_cards, int) and r.max_cards >= 1),
+                 "max_cards must be a positive number")
+    _fail_unless(r.first_dealer == "draw" or isinstance(r.first_dealer, int),
+                 "first_dealer must be 'draw' or a seat number")
+    _fail_unless(r.first_bidder in SEAT_ROLES, f"first_bidder must be one of {SEAT_ROLES}")
+    _fail_unless(r.leader in LEADERS, f"leader must be one of {LEADERS}")
+    _fail_unless(r.trump in TRUMP_RULES, f"trump must be one of {', '.join(TRUMP_RULES)}")
+    _fail_unless(r.scoring in SCORINGS, f"scoring must be one of {', '.join(SCORINGS)}")
+    _fail_unless(r.tiebreak in TIEBREAKS, f"tiebreak must be one of {', '.join(TIEBREAKS)}")
+    _fail_unless(r.team_bid in ("exact", "at_least"), "team_bid must be 'exact' or 'at_least'")
+    _fail_unless(r.target is None or (isinstance(r.target, int) and r.target > 0),
+                 "target must be a positive score")
+    _fail_unless(r.max_hands is None or (isinstance(r.max_hands, int) and r.max_hands > 0),
+                 "max_hands must be a positive number")
+    for flag in ("teams", "inorder", "last_hand_no_trump", "hook", "bid_changes",
+                 "blind_first_hand"):
+        _fail_unless(isinstance(getattr(r, flag), bool), f"{flag} must be true or false")
+    if r.teams:
+        _fail_unless(r.min_players == r.max_players == 4, "team play needs exactly 4 players")
+        _fail_unless(r.scoring == "partnership", "team play is scored with scoring='partnership'")
+        _fail_unless(not r.hook, "the hook does not apply to partnership bidding (hook=False)")
+        _fail_unless(not r.bid_changes, "partnership bids cannot be changed (bid_changes=False)")
+        _fail_unless(1 <= r.team_bid_cap <= 13, "team_bid_cap must be 1 to 13")
+    else:
+        _fail_unless(r.scoring != "partnership", "scoring='partnership' needs teams=True")
+    _fail_unless(r.schedule != "constant" or r.target is not None or r.max_hands is not None,
+                 "a constant schedule needs target= or max_hands= to end the game")
+    _fail_unless(not (r.trump == "declarer" and r.blind_first_hand),
+                 "a blind first hand cannot have a declarer naming trump")
+
+
+PRESETS: dict[str, Rules] = {
+    "pbmserv": Rules(
+        variant="pbmserv", min_players=4, max_players=4, inorder=False, schedule="up",
+        first_dealer=-1, leader="first_bidder", trump="turn_up", last_hand_no_trump=True,
+        hook=True, blind_first_hand=True, scoring="ten_plus_bid",
+        tiebreak="exact_bids_then_coin",
+    ),
+    "standard": Rules(
+        variant="standard", min_players=2, max_players=7, schedule="up", first_dealer="draw",
+        trump="turn_up", last_hand_no_trump=True, scoring="five_plus_cards",
+        tiebreak="extra_hands",
+    ),
+    "nullo": Rules(
+        variant="nullo", min_players=3, max_players=7, schedule="up", first_dealer="draw",
+        first_bidder="dealer", leader="left_of_dealer", trump="turn_up", scoring="nullo",
+    ),
+    "partnership": Rules(
+        variant="partnership", min_players=4, max_players=4, teams=True, schedule="constant",
+        first_dealer="draw", trump="spades", scoring="partnership", target=200,
+        tiebreak="extra_hands",
+    ),
+    "potomac": Rules(
+        variant="potomac", min_players=2, max_players=10, schedule="down_up", first_dealer="draw",
+        leader="dealer", trump="declarer", hook=True, bid_changes=True, scoring="potomac",
+    ),
+}
+
+#: Variant name -> one-line description.
+VARIANTS: dict[str, str] = {
+    "pbmserv": "The play-by-email server's game (seed 001): 4 players, hands of 1 to 13 cards, "
+    "the hook, a blind first hand, bid+10 for an exact bid.",
+    "standard": "The common game (seed 002): 2-7 players, hands of 1 up to 52/players cards, "
+    "5 + cards dealt for an exact bid, tied winners play extra hands.",
+    "nullo": "Oh Pshaw with nullo bids (seed 003): 3-7 players, dealer bids first, 10 + tricks "
+    "for an exact bid, 5 + cards dealt for an exact nullo.",
+    "partnership": "Partnership Blackout (seed 000): 2 teams of 2, 13 cards, spades trump, "
+    "number, board and nil bids, first team to 200.",
+    "potomac": "Potomac Blackout (seed 004): 2-10 players, hands max..1..max, the top bidder "
+    "names trump, exact 5 + bid (declarer 5 + 2 x bid), a miss loses the difference.",
+}
+
+_OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name not in
+                      ("variant", "teams"))
+
+
+def variant(name: str, **options: Any) -> Rules:
+    """The rules of a named preset, with keyword options overriding single fields.
+
+    >>> variant("pbmserv", hook=False).hook
+    False
+    >>> variant("pbmserv", hooks=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    blackout.core.rules.RulesError: unknown option 'hooks' (options: min_players, ...)
+    """
+    preset = PRESETS.get(name)
+    if preset is None:
+        raise RulesError(f"unknown variant {name!r}; variants are {', '.join(PRESETS)}")
+    for key in options:
+        if key not in _OPTION_NAMES:
+            listed = ", ".join(_OPTION_NAMES)
+            raise RulesError(f"unknown option {key!r} (options: {listed})")
+    try:
+        return dataclasses.replace(preset, **options)
+    except TypeError as exc:  # a value of the wrong kind caught while comparing
+        raise RulesError(str(exc)) from None

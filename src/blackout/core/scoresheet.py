@@ -1,0 +1,178 @@
+"""A score sheet for tables that play with real cards: only the arithmetic and checks.
+
+>>> from blackout.core.rules import variant
+>>> sheet = ScoreSheet(variant("potomac"), ["Wei-Hwa", "SquashBot", "Twonky", "TrundleBot"])
+>>> row = sheet.add_hand(bids=[3, 2, 2, 3], tricks=[3, 2, 2, 6], dealer="TrundleBot",
+...                      declarer="Wei-Hwa", trump="NT")
+>>> row.points, sheet.totals
+((11, 7, 7, -3), [11, 7, 7, -3])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from blackout.core.actions import BOARD, NIL, Bid, BidAction, IllegalAction, parse_action
+from blackout.core.cards import Suit, parse_suit
+from blackout.core.rules import Rules
+from blackout.core.scoring import hand_points, made_bid
+from blackout.core.view import HandResult
+
+__all__ = ["ScoreSheet", "ScoreSheetError"]
+
+_TRUMP_NAMES = {None: "No Trumps", **{s: s.plural.title() for s in Suit}}
+
+
+class ScoreSheetError(ValueError):
+    """A hand that cannot be entered as given (the sheet is unchanged)."""
+
+
+class ScoreSheet:
+    """Running scores for a game played at a real table.
+
+    Hands are entered in order; the number of cards dealt follows the rules' schedule
+    (``cards=`` overrides it for house schedules).  Each hand is checked as far as the
+    sheet can: bids in range, the hook on the last bidder, tricks adding up to the cards
+    dealt, the dealer passing clockwise, the declarer being a highest bidder.
+    """
+
+    def __init__(self, rules: Rules, players: Sequence[str]) -> None:
+        rules.check_players(len(players))
+        if len(set(players)) != len(players):
+            raise ScoreSheetError("player names must be different")
+        self.rules = rules
+        self.players = tuple(players)
+        self.rows: list[HandResult] = []
+        self.totals: list[int] = [0] * len(players)
+
+    @property
+    def next_cards(self) -> int:
+        """Cards each player is dealt in the next hand, by the schedule."""
+        sizes = self.rules.hand_sizes(len(self.players))
+        return sizes[len(self.rows) % len(sizes)]
+
+    def add_hand(self, bids: Sequence[int | str | None], tricks: Sequence[int],
+                 dealer: str, declarer: str | None = None, trump: str | None = None,
+                 cards: int | None = None) -> HandResult:
+        """Score one hand; lists are in seat order.  Returns the new row.
+
+        ``bids`` are numbers (or ``"nil"``/``"board"``, ``None`` for a skipped partner);
+        ``trump`` is a suit letter or ``"NT"`` (needed when a declarer names trump).
+        """
+        n = len(self.players)
+        cards = self.next_cards if cards is None else cards
+        if len(bids) != n or len(tricks) != n:
+            raise ScoreSheetError(f"give {n} bids and {n} trick counts, one per player")
+        dealer_seat = self._seat(dealer, "dealer")
+        if self.rows and dealer_seat != (self.rows[-1].dealer + 1) % n:
+            expected = self.players[(self.rows[-1].dealer + 1) % n]
+            raise ScoreSheetError(f"the deal passes clockwise: {expected} deals this hand")
+        parsed = [self._bid(b, cards) for b in bids]
+        self._check_tricks(tricks, cards)
+        self._check_hook(parsed, dealer_seat, cards)
+        declarer_seat = self._declarer(declarer, parsed)
+        trump_suit = self._trump(trump)
+        points = hand_points(self.rules, cards, parsed, tricks, declarer_seat)
+        totals = tuple(t + p for t, p in zip(self.totals, points, strict=True))
+        row = HandResult(
+            number=len(self.rows) + 1, cards=cards, dealer=dealer_seat, declarer=declarer_seat,
+            trump=trump_suit, turn_up=None, bids=tuple(parsed), tricks=tuple(tricks),
+            points=points, totals=totals,
+            made=tuple(made_bid(self.rules, parsed, tricks, s) for s in range(n)),
+        )
+        self.rows.append(row)
+        self.totals = list(totals)
+        return row
+
+    def _seat(self, name: str, role: str) -> int:
+        try:
+            return self.players.index(name)
+        except ValueError:
+            raise ScoreSheetError(f"the {role} {name!r} is not a player here") from None
+
+    def _bid(self, bid: int | str | None, cards: int) -> BidAction | None:
+        if bid is None:
+            if self.rules.teams:
+                return None
+            raise ScoreSheetError("every player must bid")
+        try:
+            action = parse_action(str(bid))
+        except IllegalAction as exc:
+            raise ScoreSheetError(str(exc)) from None
+        if self.rules.teams:
+            top = min(self.rules.team_bid_cap, cards)
+            if action in (NIL, BOARD) or (isinstance(action, Bid) and 1 <= action.tricks <= top):
+                return action
+            raise ScoreSheetError(f"bid {bid!r}: bids are 1 to {top}, nil or board")
+        if not isinstance(action, Bid) or action.tricks > cards:
+            raise ScoreSheetError(f"bid {bid!r}: bids are 0 to {cards}")
+        return action
+
+    def _check_tricks(self, tricks: Sequence[int], cards: int) -> None:
+        if any(not isinstance(t, int) or t < 0 or t > cards for t in tricks):
+            raise ScoreSheetError(f"tricks taken are 0 to {cards} each")
+        if sum(tricks) != cards:
+            raise ScoreSheetError(f"tricks add up to {sum(tricks)}, but {cards} were played")
+
+    def _check_hook(self, bids: list[BidAction | None], dealer: int, cards: int) -> None:
+        if not self.rules.hook:
+            return
+        n = len(self.players)
+        last = dealer if self.rules.first_bidder == "left_of_dealer" else (dealer - 1) % n
+        if sum(b.tricks for b in bids if isinstance(b, Bid)) == cards:
+            raise ScoreSheetError(f"the hook: {self.players[last]}, bidding last, may not "
+                                  f"make the bids total {cards}")
+
+    def _declarer(self, name: str | None, bids: list[BidAction | None]) -> int | None:
+        if self.rules.trump != "declarer":
+            if name is not None:
+                raise ScoreSheetError("these rules have no declarer")
+            return None
+        if name is None:
+            raise ScoreSheetError("name the declarer (the highest bidder)")
+        seat = self._seat(name, "declarer")
+        top = max(b.tricks for b in bids if isinstance(b, Bid))
+        if bids[seat] != Bid(top):
+            raise ScoreSheetError(f"the declarer must be a highest bidder (bid {top})")
+        return seat
+
+    def _trump(self, trump: str | None) -> Suit | None:
+        if trump is None:
+            if self.rules.trump == "declarer":
+                raise ScoreSheetError("name the trump the declarer chose (C, D, H, S or NT)")
+            return Suit.SPADES if self.rules.trump == "spades" else None
+        if trump.strip().upper() in ("NT", "NO TRUMP", "NO TRUMPS", "NONE"):
+            return None
+        try:
+            return parse_suit(trump)
+        except ValueError as exc:
+            raise ScoreSheetError(str(exc)) from None
+
+    def render(self) -> str:
+        """The sheet as text, laid out like the sample sheet of seed 004: per hand a
+        line of bids and points, then a line of tricks taken and running totals."""
+        width = max(8, *(len(p) for p in self.players)) + 1
+        head = f"{'Tricks':>6} {'Dealer':<{width}}"
+        if self.rules.trump == "declarer":
+            head += f" {'Declarer':<{width}}"
+        head += f" {'Trump':<10}"
+        lines = [head + "".join(f" {p:>{width}}" for p in self.players)]
+        lines.append(" " * len(head) + f" {'Bid Score':>{width}}" * len(self.players))
+        lines.append(" " * len(head) + f" {'Took Total':>{width}}" * len(self.players))
+        for row in self.rows:
+            left = f"{row.cards:>6} {self.players[row.dealer]:<{width}}"
+            if self.rules.trump == "declarer":
+                name = "" if row.declarer is None else self.players[row.declarer]
+                left += f" {name:<{width}}"
+            left += f" {_TRUMP_NAMES[row.trump]:<10}"
+            first = "".join(f" {_bid_text(b) + ' ' + f'{p:+d}':>{width}}"
+                            for b, p in zip(row.bids, row.points, strict=True))
+            second = "".join(f" {f'{t} {total}':>{width}}"
+                             for t, total in zip(row.tricks, row.totals, strict=True))
+            lines.append(left + first)
+            lines.append(" " * len(left) + second)
+        return "\n".join(lines)
+
+
+def _bid_text(bid: BidAction | None) -> str:
+    return "-" if bid is None else str(bid)

@@ -1,0 +1,141 @@
+"""What one seat may know: the observation a player (or a bot) decides from.
+
+A :class:`View` is an immutable snapshot.  It holds the seat's own hand, never an
+opponent's unplayed cards (except pbmserv's blind first hand, where a seat sees every
+hand but its own), plus everything public: bids, trump, the turned-up card, the cards
+played so far, tricks taken and scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from blackout.core.actions import Action, BidAction
+from blackout.core.cards import SUIT_MASKS, Card, Suit, cards_in
+from blackout.core.rules import Rules
+
+__all__ = ["HandResult", "Trick", "View"]
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led, the cards in play order, who won."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def seat_of(self, position: int, players: int) -> int:
+        """The seat that played the ``position``-th card of this trick."""
+        return (self.leader + position) % players
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One finished hand, as a score sheet row.
+
+    ``bids`` holds ``None`` for a partnership player who was skipped; ``totals`` are the
+    running scores after this hand; ``extra`` marks a tie-break hand.
+    """
+
+    number: int
+    cards: int
+    dealer: int
+    declarer: int | None
+    trump: Suit | None
+    turn_up: Card | None
+    bids: tuple[BidAction | None, ...]
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    made: tuple[bool, ...]
+    extra: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything seat ``seat`` may know now, and nothing more.
+
+    ``hands[s]`` is a bit mask of seat ``s``'s unplayed cards when this seat may see
+    them, else ``None``: normally only ``hands[seat]`` is known; in pbmserv's blind
+    first hand it is the other way round.  ``trick`` is the trick in progress as
+    ``(seat, card)`` pairs, ``tricks`` the finished tricks of this hand.
+    ``legal_actions`` is what this seat may do now (empty when it has nothing to do).
+    """
+
+    rules: Rules
+    seat: int
+    players: tuple[str, ...]
+    phase: str
+    hand_number: int
+    cards_dealt: int
+    dealer: int
+    to_move: int | None
+    hands: tuple[int | None, ...]
+    bids: tuple[BidAction | None, ...]
+    bidding_order: tuple[int, ...]
+    turn_up: Card | None
+    trump: Suit | None
+    trump_decided: bool
+    declarer: int | None
+    leader: int | None
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...]
+    hands_played: tuple[HandResult, ...]
+    legal_actions: tuple[Action, ...]
+    blind: bool = False
+
+    @property
+    def hand(self) -> int:
+        """This seat's own cards as a mask (0 when it cannot see them: the blind hand)."""
+        return self.hands[self.seat] or 0
+
+    @property
+    def my_cards(self) -> list[Card]:
+        return list(cards_in(self.hand))
+
+    @property
+    def players_count(self) -> int:
+        return len(self.players)
+
+    @property
+    def played(self) -> int:
+        """Mask of every card played this hand, finished tricks and the current one."""
+        mask = 0
+        for trick in self.tricks:
+            for card in trick.cards:
+                mask |= 1 << card
+        for _, card in self.trick:
+            mask |= 1 << card
+        return mask
+
+    def voids(self) -> tuple[frozenset[Suit], ...]:
+        """For each seat, the suits it has shown it holds none of (failed to follow)."""
+        n = len(self.players)
+        shown: list[set[Suit]] = [set() for _ in range(n)]
+        plays = [(t.leader, t.cards) for t in self.tricks]
+        if self.trick:
+            plays.append((self.trick[0][0], tuple(c for _, c in self.trick)))
+        for leader, cards in plays:
+            lead = cards[0].suit
+            for i, card in enumerate(cards[1:], start=1):
+                if card.suit != lead:
+                    shown[(leader + i) % n].add(lead)
+        return tuple(frozenset(s) for s in shown)
+
+    def unseen(self) -> int:
+        """Mask of the cards this seat has not seen: neither in a visible hand, played,
+        nor the turned-up card.  Hidden hands are drawn from these."""
+        mask = (1 << 52) - 1
+        for hand in self.hands:
+            if hand is not None:
+                mask &= ~hand
+        mask &= ~self.played
+        if self.turn_up is not None:
+            mask &= ~(1 << self.turn_up)
+        return mask
+
+    def suit_count(self, suit: Suit) -> int:
+        return (self.hand & SUIT_MASKS[suit]).bit_count()
