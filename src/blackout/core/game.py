@@ -147,13 +147,13 @@ def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players:
     """The seat that wins a trick: highest trump, else highest card of the suit led."""
     best = cards[0]
     best_pos = 0
-    trump_lo = -1 if trump is None else trump * 13
+    trump_suit = -1 if trump is None else int(trump)
     for pos in range(1, len(cards)):
         card = cards[pos]
         if card // 13 == best // 13:
             if card > best:
                 best, best_pos = card, pos
-        elif trump_lo <= card < trump_lo + 13:
+        elif card // 13 == trump_suit:
             best, best_pos = card, pos
     return (leader + best_pos) % players
 

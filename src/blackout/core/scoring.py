@@ -107,9 +107,13 @@ def made_bid(rules: Rules, bids: Sequence[BidAction | None], tricks: Sequence[in
     """Whether ``seat`` (its team, in partnership) made its bid exactly this hand."""
     if rules.teams:
         contract = team_contract(rules, bids, seat % 2)
+        taken = tricks[seat % 2] + tricks[seat % 2 + 2]
         if contract.kind == "nil":
             return tricks[contract.nil_seat or 0] == 0
-        taken = tricks[seat % 2] + tricks[seat % 2 + 2]
+        if contract.kind == "board":
+            return taken == sum(tricks)
+        if rules.team_bid == "at_least":
+            return taken >= contract.tricks
         return taken == contract.tricks
     return _tricks_bid(bids[seat]) == tricks[seat]
 
