@@ -134,18 +134,19 @@ def parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise IllegalAction(f"{text!r} is not a move")
     word = " ".join(text.split()).upper()
-    if word.isdigit():
-        tricks = int(word)
-        if tricks > 52:
+    if word.isascii() and word.isdigit():
+        # ASCII only: str.isdigit() also accepts "²", which int() rejects.  The length
+        # test comes first because int() refuses strings of thousands of digits.
+        if len(word) > 2 or int(word) > 52:
             raise IllegalAction(f"{text!r} is not a possible bid")
-        return BIDS[tricks]
+        return BIDS[int(word)]
     if word in _ZERO_WORDS:
         return BIDS[0]
     if word == "NIL":
         return NIL
     if word == "BOARD":
         return BOARD
-    if word.startswith("TRUMP"):
+    if word == "TRUMP" or word.startswith("TRUMP "):
         return _parse_trump(text, word[5:].strip())
     try:
         return PLAYS[Card.parse(word)]

@@ -204,11 +204,24 @@ class Game:
             if len(deal.masks) != self.n:
                 raise ValueError(
                     f"deal {index + 1} has {len(deal.masks)} hands for {self.n} players")
-            if index < len(self._sizes) and deal.size != self._sizes[index]:
+            expected = self._expected_size(index)
+            if expected is not None and deal.size != expected:
                 raise ValueError(f"deal {index + 1} has {deal.size} cards a hand; "
-                                 f"hand {index + 1} is played with {self._sizes[index]}")
+                                 f"hand {index + 1} is played with {expected}")
             if deal.dealer is not None and not 0 <= deal.dealer < self.n:
                 raise ValueError(f"deal {index + 1}: dealer {deal.dealer} is not a seat")
+
+    def _expected_size(self, index: int) -> int | None:
+        """Cards each player holds in hand ``index``, or None when that depends on play
+        (a tie-break hand after a ``target`` score ended the schedule early)."""
+        rules = self.rules
+        if rules.schedule == "constant":
+            return self._largest
+        scheduled = min(len(self._sizes), rules.max_hands or len(self._sizes))
+        if index < scheduled:
+            return self._sizes[index]
+        # Tie-break hands run 1, 2, 3... from the end of the schedule (see _size_of_hand).
+        return None if rules.target is not None else (index - scheduled) % self._largest + 1
 
     def _first_dealer(self) -> int:
         if self.deals and self.deals[0].dealer is not None:

@@ -51,17 +51,25 @@ def replay_record(record: dict[str, Any]) -> Game:
     if record.get("version") != VERSION:
         raise RecordError(f"record version {record.get('version')!r} is not supported "
                           f"(this is version {VERSION})")
+    seed, moves, result = record.get("seed"), record.get("moves", []), record.get("result")
+    # Any seed would deal some game, just not the recorded one: insist on the integer.
+    if type(seed) is not int:
+        raise RecordError(f"record's seed must be an integer, not {seed!r}")
+    if not isinstance(moves, list):
+        raise RecordError('record\'s moves must be a list of [seat, "move"]')
+    if not isinstance(result, dict | None):
+        raise RecordError('record\'s result must be {"scores": [...], "winners": [...]}')
     try:
         rules = Rules.from_dict(record["rules"])
         deals = [Deal.from_dict(d) for d in record.get("deals", [])]
-        game = Game.new(rules, record["players"], seed=record["seed"], deals=deals)
+        game = Game.new(rules, record["players"], seed=seed, deals=deals)
     except (KeyError, TypeError) as exc:
         raise RecordError(f"record is missing or has a bad field: {exc}") from None
     except (RulesError, ValueError) as exc:
         raise RecordError(f"record cannot start a game: {exc}") from None
     if "seats" in record and list(record["seats"]) != list(game.players):
         raise RecordError("record's seats do not match the seating its seed gives")
-    for number, move in enumerate(record.get("moves", []), start=1):
+    for number, move in enumerate(moves, start=1):
         try:
             seat, text = move
             game.apply(text, seat=seat)
@@ -69,11 +77,10 @@ def replay_record(record: dict[str, Any]) -> Game:
             raise RecordError(f"move {number} ({move!r}) is illegal: {exc}") from None
         except (TypeError, ValueError):
             raise RecordError(f"move {number} is not [seat, \"move\"]: {move!r}") from None
-    result = record.get("result")
     if result is not None and (
         not game.is_over
-        or list(result.get("scores", [])) != game.scores
-        or list(result.get("winners", [])) != game.winners
+        or result.get("scores") != game.scores
+        or result.get("winners") != game.winners
     ):
         raise RecordError("record's result does not match its moves")
     return game

@@ -70,6 +70,7 @@ class ScoreSheet:
         parsed = [self._bid(b, cards) for b in bids]
         self._check_tricks(tricks, cards)
         self._check_hook(parsed, dealer_seat, cards)
+        self._check_skips(parsed, dealer_seat)
         declarer_seat = self._declarer(declarer, parsed)
         trump_suit = self._trump(trump)
         points = hand_points(self.rules, cards, parsed, tricks, declarer_seat)
@@ -122,6 +123,22 @@ class ScoreSheet:
         if sum(b.tricks for b in bids if isinstance(b, Bid)) == cards:
             raise ScoreSheetError(f"the hook: {self.players[last]}, bidding last, may not "
                                   f"make the bids total {cards}")
+
+    def _check_skips(self, bids: list[BidAction | None], dealer: int) -> None:
+        """Seed 000: everyone bids once, from the dealer's left, except a player whose
+        partner bid board or nil earlier."""
+        if not self.rules.teams:
+            return
+        for position in range(4):
+            seat = (dealer + 1 + position) % 4
+            partner = bids[(seat + 2) % 4]
+            skipped = position >= 2 and partner in (NIL, BOARD)
+            name = self.players[seat]
+            if skipped and bids[seat] is not None:
+                raise ScoreSheetError(f"{name} is skipped: the partner bid {partner} earlier")
+            if not skipped and bids[seat] is None:
+                raise ScoreSheetError(f"{name} must bid (only a player whose partner bid "
+                                      "board or nil earlier is skipped)")
 
     def _declarer(self, name: str | None, bids: list[BidAction | None]) -> int | None:
         if self.rules.trump != "declarer":
