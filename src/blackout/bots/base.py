@@ -16,6 +16,11 @@ class Bot(Protocol):
     of ``view.legal_actions``.  It is also asked when ``view.to_move`` is another seat
     but ``view.legal_actions`` is not empty: Potomac lets the last bidder change a bid
     until the next player bids; a bot that keeps its bid returns ``None`` then.
+
+    A bot may also offer ``hint(view) -> tuple[Action, str]``: the action it would take
+    when its seat is to move, with a one-line reason for a human (``"need 2 more tricks:
+    take it with the AH"``).  It is optional and not part of this protocol; callers look
+    for it with ``getattr(bot, "hint", None)`` (``blackout play``'s ``hint`` command does).
     """
 
     name: str

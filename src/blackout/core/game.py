@@ -171,6 +171,8 @@ class Game:
         self.deals = tuple(deals)
         n = len(self.given_players)
         rules.check_players(n)
+        if len(set(self.given_players)) != n:
+            raise ValueError("every player needs a different name")
         self.n = n
         self._sizes = rules.hand_sizes(n)
         self._largest = max(self._sizes)

@@ -67,16 +67,16 @@ def replay_record(record: dict[str, Any]) -> Game:
         raise RecordError(f"record is missing or has a bad field: {exc}") from None
     except (RulesError, ValueError) as exc:
         raise RecordError(f"record cannot start a game: {exc}") from None
-    if "seats" in record and list(record["seats"]) != list(game.players):
+    if "seats" in record and record["seats"] != list(game.players):
         raise RecordError("record's seats do not match the seating its seed gives")
     for number, move in enumerate(moves, start=1):
+        if not (isinstance(move, list) and len(move) == 2 and type(move[0]) is int
+                and isinstance(move[1], str)):
+            raise RecordError(f"move {number} is not [seat, \"move\"]: {move!r}")
         try:
-            seat, text = move
-            game.apply(text, seat=seat)
+            game.apply(move[1], seat=move[0])
         except IllegalAction as exc:
             raise RecordError(f"move {number} ({move!r}) is illegal: {exc}") from None
-        except (TypeError, ValueError):
-            raise RecordError(f"move {number} is not [seat, \"move\"]: {move!r}") from None
     if result is not None and (
         not game.is_over
         or result.get("scores") != game.scores
