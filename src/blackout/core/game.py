@@ -139,8 +139,13 @@ def _seeded(seed: int, purpose: str) -> random.Random:
 
 
 def _shuffled_deck(rng: random.Random) -> list[int]:
-    # Sorting by random keys is a uniform shuffle, and twice as fast as rng.shuffle.
-    return sorted(range(52), key=lambda _: rng.random())
+    # Sorting by 52 random 64-bit keys is a uniform shuffle (a tie has odds of about
+    # 1e-16) and several times faster than rng.shuffle: all 52 keys come from one call.
+    keys = memoryview(rng.getrandbits(52 * 64).to_bytes(52 * 8, "little")).cast("Q")
+    return sorted(range(52), key=keys.__getitem__)
+
+
+_BITS = tuple(1 << c for c in range(52))
 
 
 def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players: int) -> int:
@@ -267,7 +272,7 @@ class Game:
             self.hands = [0] * n
             # Dealt singly, starting at the dealer's left.
             for k in range(n):
-                self.hands[(dealer + 1 + k) % n] = sum(1 << c for c in deck[k:dealt:n])
+                self.hands[(dealer + 1 + k) % n] = sum(map(_BITS.__getitem__, deck[k:dealt:n]))
             next_card = CARDS[deck[dealt]] if dealt < 52 else None
         self.dealt = tuple(self.hands)
         self.turn_up: Card | None = None
@@ -382,9 +387,10 @@ class Game:
         ``"trump H"``).  Raises :class:`IllegalAction` with a message for the player,
         leaving the game unchanged, if it is not legal now.
         """
-        if type(action) is Play and seat is None and self.phase == PLAYING:
+        if type(action) is Play and seat is None and self.phase is PLAYING:
             # The hot path: a legal card by the seat to move goes straight in.
-            card, to_move = action.card, self.to_move
+            card = action.card
+            to_move = self.to_move
             hand = self.hands[to_move]
             trick = self.trick_cards
             if hand >> card & 1 and (not trick or card // 13 == trick[0] // 13
@@ -425,13 +431,15 @@ class Game:
         self.hands[seat] ^= 1 << card
         trick = self.trick_cards
         trick.append(card)
-        n = self.n
-        if len(trick) < n:
-            self.to_move = seat + 1 if seat + 1 < n else 0
-            return
+        if len(trick) < self.n:
+            self.to_move = seat + 1 if seat + 1 < self.n else 0
+        else:
+            self._finish_trick(trick)
+
+    def _finish_trick(self, trick: list[Card]) -> None:
         leader = self.leader
         assert leader is not None
-        winner = trick_winner(leader, trick, self.trump, n)
+        winner = trick_winner(leader, trick, self.trump, self.n)
         self.tricks.append(Trick(leader, tuple(trick), winner))
         self.tricks_won[winner] += 1
         self.trick_cards = []
