@@ -17,6 +17,11 @@ from collections.abc import Sequence
 # Modules that add sub-commands, in the order they appear in --help.
 COMMAND_MODULES = [
     "blackout.cli.rules_commands",
+    "blackout.cli.play",
+    "blackout.cli.score",
+    "blackout.cli.replay",
+    "blackout.cli.arena",
+    "blackout.cli.server",
 ]
 
 

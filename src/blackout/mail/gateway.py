@@ -1,0 +1,265 @@
+"""The e-mail front end: commands arrive by SMTP, answers leave through a relay.
+
+A mail's Subject is the command (``blackout move 101 ann secret 7``, the leading
+``blackout`` optional) and its body an optional comment for the other players.  The
+sender is answered; after every accepted move each player is mailed the board from their
+own seat, Subject ``blackout Board N <next player>``.  An error goes only to the sender,
+with the board and the original message quoted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import smtplib
+import sys
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default as default_policy
+from email.utils import parseaddr
+from typing import Any
+
+from blackout.commands import CommandError, board_text, execute
+from blackout.commands.language import BOARD
+from blackout.service import (
+    Event,
+    GameEnded,
+    GameForfeited,
+    GameStarted,
+    MoveAccepted,
+    QueuedMoveRefused,
+    Reminder,
+    SeatTakenOver,
+    Service,
+    ServiceError,
+)
+
+MAX_COMMENT = 1000
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    host: str = "127.0.0.1"
+    port: int = 2525
+    address: str = "blackout@localhost"
+    relay_host: str = "localhost"
+    relay_port: int = 25
+    remind_after_hours: float = 72.0
+    give_up_after_hours: float = 168.0
+    forfeit: bool = False
+    check_every: float = 60.0
+
+
+class Gateway:
+    """Turns incoming mail into commands and events into outgoing mail."""
+
+    def __init__(self, service: Service, config: GatewayConfig) -> None:
+        self.service = service
+        self.config = config
+
+    # -- incoming -----------------------------------------------------------------------
+
+    def handle(self, message: EmailMessage) -> list[EmailMessage]:
+        """The mails to send in answer to ``message``."""
+        sender = parseaddr(str(message.get("From", "")))[1]
+        if not sender:
+            return []
+        subject = " ".join(str(message.get("Subject", "")).split())
+        words = _command_words(subject)
+        comment = _comment(message)
+        try:
+            reply = execute(self.service, words, comment=comment)
+        except ValueError as exc:  # CommandError, ServiceError, RulesError
+            return [self._error_mail(sender, subject, message, str(exc), words)]
+        answer = self._mail(sender, f"Re: {subject}", reply.text)
+        return [answer, *self.notify(reply.events)]
+
+    def _error_mail(self, sender: str, subject: str, original: EmailMessage, error: str,
+                    words: list[str]) -> EmailMessage:
+        parts = [f"Error: {error}", ""]
+        board = _board_of(words)
+        if board is not None:
+            with contextlib.suppress(ServiceError):  # no such board: the error says so
+                parts += [board_text(self.service.snapshot(board)), ""]
+        parts.append("Your message:")
+        parts.append(f"> Subject: {subject}")
+        parts += ["> " + line for line in _body(original).splitlines()]
+        return self._mail(sender, f"Re: {subject} (error)", "\n".join(parts))
+
+    # -- outgoing -----------------------------------------------------------------------
+
+    def notify(self, events: Iterable[Event]) -> list[EmailMessage]:
+        """Mails telling players what happened: boards after moves, reminders..."""
+        mails: list[EmailMessage] = []
+        boards: dict[int, list[str]] = {}
+        for event in events:
+            if isinstance(event, MoveAccepted | GameStarted | GameEnded | SeatTakenOver
+                          | GameForfeited):
+                boards.setdefault(event.board, []).append(_describe(event))
+            elif isinstance(event, QueuedMoveRefused):
+                mails += self._to_user(event.userid, f"blackout Board {event.board} queued move",
+                                       f"Your queued move {event.action} on board {event.board}"
+                                       f" was not played: {event.reason}")
+            elif isinstance(event, Reminder):
+                mails += self._to_user(event.userid, f"blackout Board {event.board} reminder",
+                                       f"It is your move on board {event.board}.")
+        for board, lines in boards.items():
+            mails += self._board_mails(board, lines)
+        return mails
+
+    def _board_mails(self, board: int, happened: list[str]) -> list[EmailMessage]:
+        snap = self.service.snapshot(board)
+        game = snap.game
+        next_player = "game over" if game.to_move is None or snap.row.status != "active" \
+            else snap.controller(game.to_move)
+        mails = []
+        for seat, userid in snap.humans:
+            text = "\n".join([*happened, "", board_text(snap, seat)])
+            mails += self._to_user(userid, f"blackout Board {board} {next_player}", text)
+        return mails
+
+    def _to_user(self, userid: str, subject: str, text: str) -> list[EmailMessage]:
+        email = self.service.email_of(userid)
+        return [] if email is None else [self._mail(email, subject, text)]
+
+    def _mail(self, to: str, subject: str, text: str) -> EmailMessage:
+        mail = EmailMessage()
+        mail["From"] = self.config.address
+        mail["To"] = to
+        mail["Subject"] = subject
+        mail.set_content(text + "\n")
+        return mail
+
+    def send(self, mails: Iterable[EmailMessage]) -> None:
+        mails = list(mails)
+        if not mails:
+            return
+        try:
+            with smtplib.SMTP(self.config.relay_host, self.config.relay_port,
+                              timeout=30) as relay:
+                for mail in mails:
+                    relay.send_message(mail)
+        except (OSError, smtplib.SMTPException) as exc:
+            print(f"blackout mail-gateway: relay {self.config.relay_host}:"
+                  f"{self.config.relay_port} refused mail: {exc}", file=sys.stderr)
+
+    # -- timeouts -------------------------------------------------------------------------
+
+    def check_timeouts(self) -> None:
+        events = self.service.check_timeouts(
+            self.service.clock(), remind_after=timedelta(hours=self.config.remind_after_hours),
+            give_up_after=timedelta(hours=self.config.give_up_after_hours),
+            forfeit=self.config.forfeit)
+        self.send(self.notify(events))
+
+    # -- the SMTP server's hook (aiosmtpd) -----------------------------------------------------
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        from sqlalchemy.exc import SQLAlchemyError
+
+        message = BytesParser(policy=default_policy).parsebytes(envelope.content)
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(None, self._answer, message)
+        except SQLAlchemyError as exc:
+            # Nothing was committed: a temporary failure makes the sender's mail system
+            # try again later instead of losing the command.
+            print(f"blackout mail-gateway: database error: {_first_line(exc)}", file=sys.stderr)
+            return "451 Requested action aborted: local error in processing"
+        return "250 Message accepted for delivery"
+
+    def _answer(self, message: Any) -> None:
+        self.send(self.handle(message))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _command_words(subject: str) -> list[str]:
+    words = subject.split()
+    while words and words[0].lower().rstrip(":") in ("re", "fwd", "fw"):
+        words = words[1:]
+    if words and words[0].lower() == "blackout":
+        words = words[1:]
+    return words
+
+
+def _board_of(words: list[str]) -> int | None:
+    if len(words) > 1 and BOARD.fullmatch(words[1].split("#")[0]):
+        return int(words[1].split("#")[0])
+    return None
+
+
+def _body(message: EmailMessage) -> str:
+    part = message.get_body(preferencelist=("plain",))
+    if part is None:
+        return ""
+    try:
+        return str(part.get_content())
+    except (LookupError, ValueError):
+        return ""
+
+
+def _comment(message: EmailMessage) -> str | None:
+    """The body without quoted lines and signature, as the move's comment."""
+    lines = []
+    for line in _body(message).splitlines():
+        if line.rstrip() == "--":
+            break
+        if not line.startswith(">"):
+            lines.append(line.rstrip())
+    text = "\n".join(lines).strip()
+    return text[:MAX_COMMENT] or None
+
+
+def _describe(event: Event) -> str:
+    if isinstance(event, MoveAccepted):
+        how = {"bot": " (computer)", "queued": " (queued)"}.get(event.kind, "")
+        said = f" saying: {event.comment}" if event.comment else ""
+        return f"Move #{event.number}: {event.player} {event.action}{how}{said}"
+    if isinstance(event, GameStarted):
+        return f"Board {event.board} started: {', '.join(event.players)}"
+    if isinstance(event, GameEnded):
+        return f"The game has ended. Winner: {', '.join(event.winners) or 'nobody'}"
+    if isinstance(event, SeatTakenOver):
+        why = "resigned" if event.reason == "resigned" else "did not move in time"
+        return f"{event.userid} {why}; {event.bot} plays the seat now"
+    if isinstance(event, GameForfeited):
+        return f"{event.userid} did not move in time and forfeits the game"
+    return ""
+
+
+def serve_forever(db_url: str | None, config: GatewayConfig) -> None:
+    """Run the SMTP server and the timeout checks until interrupted."""
+    from aiosmtpd.controller import Controller
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from blackout.storage import Database
+
+    service = Service(Database(db_url))
+    gateway = Gateway(service, config)
+    controller = Controller(gateway, hostname=config.host, port=config.port)
+    controller.start()
+    print(f"blackout mail-gateway listening on {config.host}:{config.port}, relay "
+          f"{config.relay_host}:{config.relay_port}", flush=True)
+    stop = threading.Event()
+    try:
+        while not stop.wait(config.check_every):
+            try:
+                gateway.check_timeouts()
+            except SQLAlchemyError as exc:  # the database is away: try again next time
+                print(f"blackout mail-gateway: timeout check failed: {_first_line(exc)}",
+                      file=sys.stderr)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        controller.stop()
+
+
+__all__ = ["CommandError", "Gateway", "GatewayConfig", "serve_forever"]

@@ -1,0 +1,20 @@
+"""Storage: SQLAlchemy models and the database a server keeps its accounts and games in.
+
+Only :mod:`blackout.service` uses this package.  The schema is created and upgraded
+by the Alembic migrations in ``migrations/`` when a :class:`Database` is opened.
+"""
+
+from blackout.storage.database import DATABASE_ENV, Database, default_url
+from blackout.storage.models import Account, Base, GameRow, MoveRow, QueuedMove, SeatRow
+
+__all__ = [
+    "DATABASE_ENV",
+    "Account",
+    "Base",
+    "Database",
+    "GameRow",
+    "MoveRow",
+    "QueuedMove",
+    "SeatRow",
+    "default_url",
+]

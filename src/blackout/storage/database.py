@@ -1,0 +1,108 @@
+"""Opening the database: the URL, engine settings per backend, and migrations."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+DATABASE_ENV = "BLACKOUT_DATABASE_URL"
+MIGRATIONS = Path(__file__).parent / "migrations"
+#: The newest migration in ``migrations/versions`` (a test keeps the two in step).
+HEAD = "0001"
+
+
+class DatabaseError(ValueError):
+    """A database URL that cannot be used."""
+
+
+def default_url() -> str:
+    """``$BLACKOUT_DATABASE_URL``, else a SQLite file in the user's data directory."""
+    url = os.environ.get(DATABASE_ENV)
+    if url:
+        return url
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("blackout", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'blackout.sqlite3'}"
+
+
+class Database:
+    """An engine plus a session factory, with the schema brought up to date."""
+
+    def __init__(self, url: str | None = None, migrate: bool = True) -> None:
+        self.url = url or default_url()
+        try:
+            parsed = make_url(self.url)
+        except ArgumentError:
+            raise DatabaseError(f"not a database URL: {self.url!r}") from None
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        try:
+            self.engine = _sqlite_engine(self.url) if self.is_sqlite else create_engine(
+                self.url, pool_pre_ping=True)
+        except (ArgumentError, ImportError) as exc:
+            raise DatabaseError(f"cannot use database {self.url!r}: {exc}") from None
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        if migrate:
+            self.migrate()
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest migration."""
+        if self.schema_version() == HEAD:
+            return  # the common case, without loading Alembic
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def schema_version(self) -> str | None:
+        """The migration the database is at (None: an empty database)."""
+        try:
+            with self.engine.connect() as connection:
+                return connection.execute(text("SELECT version_num FROM alembic_version")
+                                          ).scalar()
+        except SQLAlchemyError:
+            return None
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session in one transaction: committed on success, rolled back on error."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        # We issue BEGIN ourselves (below), so the driver must not.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(connection: Any) -> None:
+        # Take the write lock at the start: two movers then queue up (busy timeout)
+        # instead of both reading the same position and one failing on upgrade.
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine

@@ -1,0 +1,88 @@
+"""The tables.  A game is stored as its rules, seed and seats plus the append-only list
+of accepted moves; the position is always rebuilt from them by the rules engine."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Account(Base):
+    __tablename__ = "accounts"
+
+    userid: Mapped[str] = mapped_column(String(32), primary_key=True)
+    email: Mapped[str] = mapped_column(String(254))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    # Wrong-password throttling survives restarts because it lives here.
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    # The board number players quote; the first game is board 101.
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[str] = mapped_column(Text)  # JSON of Rules.options()
+    seed: Mapped[int] = mapped_column(BigInteger)
+    players: Mapped[str] = mapped_column(Text)  # JSON list, in challenge order
+    status: Mapped[str] = mapped_column(String(16), default="active")  # active|over|forfeited
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    last_move_at: Mapped[datetime] = mapped_column(DateTime)
+    reminded_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))  # the name the game was started with
+    # Who moves for the seat now: a userid or "bot:NAME" (after a resign or a timeout).
+    controller: Mapped[str] = mapped_column(String(32), index=True)
+    resigned: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+    # Two moves racing for the same number: the database lets exactly one in.
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_moves_game_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(8))  # player|queued|bot
+    comment: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class QueuedMove(Base):
+    __tablename__ = "queued_moves"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(16))
+    comment: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)

@@ -1,0 +1,159 @@
+"""End to end: the real ``blackout`` command line in a subprocess, on a fresh database."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from blackout.service import Service
+from blackout.storage import Database
+
+from .helpers import dump
+
+BLACKOUT = Path(sys.executable).with_name("blackout")
+TURN = re.compile(r"^To move: (\S+) ", re.MULTILINE)
+MOVES = re.compile(r"^Your moves: (.+)$", re.MULTILINE)
+
+
+class Cli:
+    def __init__(self, db_url: str) -> None:
+        self.db_url = db_url
+        self.env = {k: v for k, v in os.environ.items() if k != "BLACKOUT_DATABASE_URL"}
+        self.runs = 0
+
+    def run(self, *words: str) -> subprocess.CompletedProcess[str]:
+        self.runs += 1
+        return subprocess.run([str(BLACKOUT), *words, "--db", self.db_url], env=self.env,
+                              capture_output=True, text=True, timeout=60)
+
+    def ok(self, *words: str) -> str:
+        done = self.run(*words)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def refused(self, *words: str) -> str:
+        """The one-line message of a refused command (exit code 2, no traceback)."""
+        done = self.run(*words)
+        assert done.returncode == 2, (done.stdout, done.stderr)
+        assert done.stdout == "" and "Traceback" not in done.stderr
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("blackout: "), done.stderr
+        return lines[0].removeprefix("blackout: ")
+
+
+@pytest.fixture
+def cli(db_url: str) -> Cli:
+    return Cli(db_url)
+
+
+@pytest.fixture
+def sqlite_cli(tmp_path) -> Cli:
+    """For the long runs: SQLite only (the service tests cover both databases)."""
+    return Cli(f"sqlite:///{tmp_path / 'cli.db'}")
+
+
+def add_people(db_url: str, *userids: str) -> None:
+    """Accounts made directly (signup by command line is tested once, below)."""
+    database = Database(db_url)
+    for userid in userids:
+        Service(database).signup(userid, f"{userid}@example.org", f"{userid}-pw")
+    database.dispose()
+
+
+# One human and computer players, one short hand (ties may add extra hands).
+GAMES = {
+    "pbmserv": ["-schedule=1,2", "ann", "bot:random", "bot:random", "bot:random"],
+    "standard": ["-variant", "standard", "-schedule=1", "ann", "bot:random"],
+    "nullo": ["-variant=nullo", "-schedule=1", "ann", "bot:random", "bot:random"],
+    "partnership": ["-variant", "partnership", "-max_cards=1", "-max_hands=1", "ann",
+                    "bot:random", "bot:random", "bot:random"],
+    "potomac": ["-variant", "potomac", "-schedule=1", "ann", "bot:random"],
+}
+
+
+def test_full_games_of_every_preset(sqlite_cli):
+    cli = sqlite_cli
+    assert cli.ok("signup", "ann", "ann@example.org", "ann-pw") == "account ann created\n"
+    for board, (name, words) in enumerate(GAMES.items(), start=101):
+        out = cli.ok("challenge", "-seed=7", *words)
+        assert out.startswith(f"board {board} started\nBoard {board}: blackout ({name})")
+        for _ in range(60):
+            if "The game has ended" in out:
+                break
+            mover = TURN.search(out)
+            assert mover and mover.group(1) == "ann", out
+            out = cli.ok("showas", str(board), "ann", "ann-pw") if not MOVES.search(out) \
+                else out
+            first = MOVES.search(out).group(1).split(", ")[0]
+            out = cli.ok("move", str(board), "ann", "ann-pw", *first.split())
+        else:
+            raise AssertionError(f"{name} did not end")
+        assert "Score sheet:" in out
+        if name == "pbmserv":
+            history = cli.ok("history", str(board))
+            assert "(computer)" in history
+            assert "(automatic)" in history  # the blind first hand plays itself
+    assert cli.ok("games", "ann").count(" over ") == len(GAMES)
+    assert "ann" in cli.ok("ratings")
+    print("cli runs", cli.runs)
+
+
+def test_every_error_is_one_line_and_changes_nothing(sqlite_cli):
+    cli, db_url = sqlite_cli, sqlite_cli.db_url
+    add_people(db_url, "ann", "bob", "cy", "di", "ed")
+    cli.ok("challenge", "-inorder", "-seed=3", "ann", "bob", "cy", "di")  # board 101
+    cli.ok("challenge", "-seed=3", "-schedule=1", "ed", "bot:random", "bot:random",
+           "bot:random")  # board 102
+    cli.ok("move", "102", "ed", "ed-pw", "0")  # the last bid: the game is over
+    database = Database(db_url)
+    before = dump(database, skip=("failures", "locked_until"))
+    expected = [
+        (("move", "999", "ann", "x", "0"), "board 999 not found"),
+        (("move", "101", "ann", "wrong", "0"), "Invalid password/userid entered"),
+        (("move", "102", "ann", "ann-pw", "0"), "The game has ended"),
+        (("move", "101", "ed", "ed-pw", "0"), "You are NOT playing this game"),
+        (("move", "101", "bob", "bob-pw", "0"), "It is not your move"),
+        (("move", "101", "ann", "ann-pw", "AS"), "it is time to bid, not to play AS"),
+        (("move", "101", "ann", "ann-pw", "0#5"), "move #5 is stale: board 101 is at move #1"),
+        (("move", "101"), "usage: blackout move BOARD USERID PASSWORD MOVE[#N]"),
+        (("challenge", "ann", "bob", "cy", "zed"), "unknown user zed"),
+        (("challenge", "ann", "bob", "cy"), "pbmserv needs exactly 4 players, not 3"),
+        (("challenge", "-frobnicate", "ann", "bob", "cy", "di"), "unknown parameter"),
+        (("challenge", "-frob=1", "ann", "bob", "cy", "di"), "unknown option 'frob'"),
+    ]
+    for words, message in expected:
+        assert message in cli.refused(*words), words
+    assert dump(database, skip=("failures", "locked_until")) == before
+    database.dispose()
+    out = cli.ok("move", "101", "ann", "ann-pw", "1#1", "--comment", "hi there")
+    assert out.startswith("move #1 accepted on board 101: 1")
+    assert "hi there" in cli.ok("showas", "101", "bob", "bob-pw")
+    assert "Bids: ann 1, bob -" in cli.ok("replay", "101#1")
+
+
+def test_the_command_line_on_every_database(cli, db_url):
+    add_people(db_url, "ann", "bob", "cy", "di")
+    cli.ok("challenge", "-inorder", "-seed=3", "ann", "bob", "cy", "di")
+    assert "move #1 accepted" in cli.ok("move", "101", "ann", "ann-pw", "0")
+    assert cli.refused("move", "101", "ann", "ann-pw", "0") == "It is not your move"
+    assert "#1    ann 0" in cli.ok("history", "101")
+
+
+def test_potomac_bid_change_through_move(sqlite_cli):
+    cli = sqlite_cli
+    add_people(cli.db_url, "ann", "bob")
+    out = cli.ok("challenge", "-variant", "potomac", "-inorder", "-first_dealer=1",
+                 "-schedule=3", "ann", "bob")
+    assert "To move: ann (to bid)" in out
+    cli.ok("move", "101", "ann", "ann-pw", "1")
+    out = cli.ok("move", "101", "ann", "ann-pw", "3")  # changed before bob bids
+    assert "Bids: ann 3, bob -" in out
+    out = cli.ok("move", "101", "bob", "bob-pw", "1")  # the dealer's bid ends the bidding
+    assert "To move: ann (to name trump)" in out
+    assert "It is not your move" in cli.refused("move", "101", "bob", "bob-pw", "2")
+    assert "Trump: hearts" in cli.ok("move", "101", "ann", "ann-pw", "trump", "H")

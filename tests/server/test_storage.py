@@ -1,0 +1,66 @@
+"""The schema comes from the packaged Alembic migrations."""
+
+from __future__ import annotations
+
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+
+from blackout.storage import Base, Database
+from blackout.storage.database import HEAD, MIGRATIONS
+
+
+def test_head_constant_matches_the_migration_scripts():
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD
+
+
+def test_migrations_create_the_tables_the_models_describe(database: Database, db_url: str):
+    assert database.schema_version() == HEAD
+    inspector = inspect(database.engine)
+    for table in Base.metadata.sorted_tables:
+        columns = {c["name"] for c in inspector.get_columns(table.name)}
+        assert columns == {c.name for c in table.columns}, table.name
+    again = Database(db_url)  # opening an up-to-date database changes nothing
+    assert again.schema_version() == HEAD
+    again.dispose()
+
+
+def test_a_bad_url_is_one_clear_error():
+    import pytest
+
+    from blackout.storage.database import DatabaseError
+
+    with pytest.raises(DatabaseError, match="not a database URL"):
+        Database("nonsense")
+
+
+def test_default_database_is_a_sqlite_file_in_the_data_directory(monkeypatch, tmp_path):
+    from blackout.storage import DATABASE_ENV, default_url
+
+    monkeypatch.delenv(DATABASE_ENV, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_url() == f"sqlite:///{tmp_path / 'blackout' / 'blackout.sqlite3'}"
+    monkeypatch.setenv(DATABASE_ENV, "postgresql+psycopg://someone@db/blackout")
+    assert default_url() == "postgresql+psycopg://someone@db/blackout"
+
+
+def test_the_database_refuses_a_second_move_with_the_same_number(service, people, database):
+    """The backstop under the row lock: (game, move number) is unique."""
+    from datetime import datetime
+
+    import pytest
+    from sqlalchemy.exc import IntegrityError
+
+    from blackout import variant
+    from blackout.storage import MoveRow
+
+    board = service.challenge(["ann", "bob", "cy", "di"], variant("pbmserv"), seed=1).board
+    now = datetime(2026, 1, 1)
+    with database.transaction() as session:
+        session.add(MoveRow(game_id=board, number=1, seat=0, action="0", kind="player",
+                            created_at=now))
+    with pytest.raises(IntegrityError), database.transaction() as session:
+        session.add(MoveRow(game_id=board, number=1, seat=1, action="1", kind="player",
+                            created_at=now))
