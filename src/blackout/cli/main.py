@@ -13,6 +13,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 # Modules that add sub-commands, in the order they appear in --help.
 COMMAND_MODULES = [
@@ -29,8 +30,15 @@ class UserError(Exception):
     """A mistake in what the user asked for; printed without a traceback."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """Reports a usage mistake as one line (argparse's default prints the whole usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} -h')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="blackout",
         description="Blackout (Oh Hell!) card games: play, keep score, replay, serve.",
     )
