@@ -59,6 +59,17 @@ def postgres_schema_url() -> Iterator[str]:
         admin.dispose()
 
 
+@pytest.fixture(scope="session")
+def cli_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The environment for the real ``blackout`` executable: no database from the
+    developer's environment, and compiled bytecode kept between the many short runs
+    (outside the source tree), which makes each run about a fifth faster."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("BLACKOUT_DATABASE_URL", "PYTHONDONTWRITEBYTECODE")}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path_factory.mktemp("pycache"))
+    return env
+
+
 @pytest.fixture
 def clock() -> Clock:
     return Clock()

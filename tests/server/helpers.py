@@ -9,14 +9,16 @@ from sqlalchemy import text
 from blackout.service import Event, Service
 from blackout.storage import Database
 
-TABLES = ("accounts", "games", "seats", "moves", "queued_moves")
+GAME_TABLES = ("accounts", "games", "seats", "moves", "queued_moves")
+TABLES = (*GAME_TABLES, "outbox")
 
 
-def dump(database: Database, skip: tuple[str, ...] = ()) -> dict[str, list[Any]]:
-    """Every row of every table (columns in ``skip`` left out), to compare before/after."""
+def dump(database: Database, skip: tuple[str, ...] = (),
+         tables: tuple[str, ...] = TABLES) -> dict[str, list[Any]]:
+    """Every row of ``tables`` (columns in ``skip`` left out), to compare before/after."""
     out: dict[str, list[Any]] = {}
     with database.engine.connect() as connection:
-        for table in TABLES:
+        for table in tables:
             result = connection.execute(text(f"SELECT * FROM {table}"))
             columns = list(result.keys())
             keys = [k for k in columns if k not in skip]

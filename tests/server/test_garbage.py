@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -97,11 +97,11 @@ def test_garbage_by_any_first_word_is_refused_by_the_language(tmp_path):
     database.dispose()
 
 
-def test_the_real_executable_refuses_garbage_with_exit_code_2(tmp_path):
+def test_the_real_executable_refuses_garbage_with_exit_code_2(tmp_path, cli_env):
     url = f"sqlite:///{tmp_path / 'garbage.db'}"
     database = _setup(url)
     before = dump(database, skip=SKIP)
-    env = {**os.environ, "BLACKOUT_DATABASE_URL": url}
+    env = {**cli_env, "BLACKOUT_DATABASE_URL": url}
     blackout = str(Path(sys.executable).with_name("blackout"))
     for words in (["move", "101", "ann", "bad", "AS#x"], ["challenge", "-variant"],
                   ["replay", "101#"], ["replay", "7#7"], ["show", "-1"], ["queue"],
@@ -112,3 +112,16 @@ def test_the_real_executable_refuses_garbage_with_exit_code_2(tmp_path):
         assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
     assert dump(database, skip=SKIP) == before
     database.dispose()
+
+
+@pytest.mark.parametrize("words", [
+    ["check-timeouts", "--bot-think", "-1"],
+    ["mail-gateway", "--bot-think", "nan"],
+    ["move", "101", "ann", "ann-pw", "0", "--bot-think", "soon"],
+    ["challenge", "ann", "bot:expert", "--bot-think", "0"],
+])
+def test_a_bad_thinking_time_is_one_line(tmp_path, monkeypatch, capsys, words):
+    monkeypatch.setenv("BLACKOUT_DATABASE_URL", f"sqlite:///{tmp_path / 'think.db'}")
+    assert main(words) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("blackout: --bot-think needs a number of seconds")

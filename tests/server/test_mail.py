@@ -109,11 +109,13 @@ def test_commands_by_mail_with_boards_to_every_player(mail, service, people):
 
 def test_an_error_goes_only_to_the_sender_with_board_and_quote(mail, service, people,
                                                                database):
-    from .helpers import dump
+    from .helpers import GAME_TABLES, dump
 
-    sink, port, _ = mail
+    sink, port, gateway = mail
     service.challenge(["ann", "bob", "cy", "di"], variant("pbmserv", inorder=True), seed=2)
-    before = dump(database, skip=("failures", "locked_until"))
+    gateway.deliver()
+    assert len(sink.take(4)) == 4  # the new board, to each player
+    before = dump(database, skip=("failures", "locked_until"), tables=GAME_TABLES)
     send(port, "mallory@example.org", "blackout move 101 bob wrong-pw 0", "let me in")
     (error,) = sink.take(1)
     text = error.get_content()
@@ -121,7 +123,7 @@ def test_an_error_goes_only_to_the_sender_with_board_and_quote(mail, service, pe
     assert text.startswith("Error: Invalid password/userid entered")
     assert "Board 101: blackout (pbmserv)" in text
     assert "> Subject: blackout move 101 bob wrong-pw 0" in text and "> let me in" in text
-    assert dump(database, skip=("failures", "locked_until")) == before
+    assert dump(database, skip=("failures", "locked_until"), tables=GAME_TABLES) == before
 
     send(port, "ann@example.org", "Re: blackout frobnicate")
     (error,) = sink.take(1)
@@ -131,6 +133,8 @@ def test_an_error_goes_only_to_the_sender_with_board_and_quote(mail, service, pe
 def test_idle_players_are_reminded_then_replaced_by_mail(mail, service, people, clock):
     sink, _, gateway = mail  # the gateway's defaults: remind after 72 h, replace after 168 h
     service.challenge(["ann", "bob", "cy", "di"], variant("pbmserv", inorder=True), seed=2)
+    gateway.deliver()
+    assert len(sink.take(4)) == 4  # the new board, to each player
     clock.advance(hours=73)
     gateway.check_timeouts()
     (reminder,) = sink.take(1)
@@ -147,14 +151,26 @@ def test_idle_players_are_reminded_then_replaced_by_mail(mail, service, people, 
 
 def test_a_refused_queued_move_is_mailed_to_its_player(mail, service, people):
     sink, _, gateway = mail
-    gateway.send(gateway.notify([QueuedMoveRefused(101, "di", "1", "the dealer may not")]))
-    (notice,) = sink.take(1)
-    assert notice["To"] == "di@example.org" and "the dealer may not" in notice.get_content()
+    board = service.challenge(["ann", "bob", "cy", "di"], variant("pbmserv", inorder=True),
+                              seed=2).board
+    service.queue(board, "di", "di-pw", "1")  # the hook will forbid it
+    service.move(board, "ann", "ann-pw", "0")
+    service.move(board, "bob", "bob-pw", "0")
+    events = service.move(board, "cy", "cy-pw", "0").events
+    assert any(isinstance(e, QueuedMoveRefused) for e in events)
+    gateway.deliver()
+    mails = sink.take(5)  # the board to each player (merged), and di's notice
+    (notice,) = [m for m in mails if m["Subject"] == "blackout Board 101 queued move"]
+    assert notice["To"] == "di@example.org" and "may not bid 1" in notice.get_content()
+    boards = by_recipient([m for m in mails if m["Subject"] == "blackout Board 101 di"])
+    assert len(boards) == 4
+    lines = boards["ann@example.org"].get_content().splitlines()
+    assert lines[:4] == ["Board 101 started: ann, bob, cy, di", "Move #1: ann 0",
+                         "Move #2: bob 0", "Move #3: cy 0"]
 
 
-def test_the_mail_gateway_command_serves_mail(tmp_path):
+def test_the_mail_gateway_command_serves_mail(tmp_path, cli_env):
     """``blackout mail-gateway`` as a real process, answering through the relay."""
-    import os
     import subprocess
     import sys
     import time
@@ -168,7 +184,7 @@ def test_the_mail_gateway_command_serves_mail(tmp_path):
         [str(Path(sys.executable).with_name("blackout")), "mail-gateway", "--port", str(port),
          "--relay-host", "127.0.0.1", "--relay-port", str(relay.port),
          "--db", f"sqlite:///{tmp_path / 'mail.db'}", "--address", "server@test.example"],
-        env={k: v for k, v in os.environ.items() if k != "BLACKOUT_DATABASE_URL"},
+        env=cli_env,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert "listening on 127.0.0.1" in gateway.stdout.readline()

@@ -64,3 +64,42 @@ def test_the_database_refuses_a_second_move_with_the_same_number(service, people
     with pytest.raises(IntegrityError), database.transaction() as session:
         session.add(MoveRow(game_id=board, number=1, seat=1, action="1", kind="player",
                             created_at=now))
+
+
+def test_a_database_made_by_the_first_migration_is_upgraded_keeping_its_games(db_url: str):
+    """A server's existing 0001 database: opening it adds the outbox, games go on."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from blackout import variant
+    from blackout.mail import Gateway, GatewayConfig
+    from blackout.service import Service
+
+    old = Database(db_url, migrate=False)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with old.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+    assert old.schema_version() == "0001"
+    assert "outbox" not in inspect(old.engine).get_table_names()
+    service = Service(old)  # no mail yet: only the 0001 tables are used
+    service.signup("ann", "ann@example.org", "ann-pw")
+    board = service.challenge(["ann", "bot:random"], variant("standard", schedule=[2]),
+                              seed=3).board
+    before = service.snapshot(board)
+    old.dispose()
+
+    upgraded = Database(db_url)
+    assert upgraded.schema_version() == HEAD == "0002"
+    service = Service(upgraded, takeover_bot="bot:random")
+    Gateway(service, GatewayConfig())
+    after = service.snapshot(board)
+    assert [(m.number, m.action) for m in after.moves] == [
+        (m.number, m.action) for m in before.moves]
+    action = str(after.game.legal_actions()[0])
+    service.move(board, "ann", "ann-pw", action)
+    with upgraded.engine.connect() as connection:
+        mailed = connection.execute(text("SELECT recipient FROM outbox")).scalars().all()
+    assert mailed == ["ann@example.org"]
+    upgraded.dispose()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -64,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(run(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (`blackout show 101 | head`): not an error to report.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (UserError, ValueError, OSError) as exc:
         print(f"blackout: {exc}", file=sys.stderr)
         return 2

@@ -2,8 +2,9 @@
 
 Each command of :mod:`blackout.commands` becomes a sub-command that hands its words to
 the command language unparsed (pbmserv's ``-inorder`` style options are not argparse's),
-after taking out ``--db URL`` and ``--comment TEXT``.  ``blackout mail-gateway`` runs
-the e-mail front end.
+after taking out ``--db URL``, ``--comment TEXT`` and ``--bot-think SECONDS``.
+``blackout mail-gateway`` runs the e-mail front end; ``blackout check-timeouts`` runs its
+idle-player check once (for cron) and sends the mail that is due.
 
 ``blackout replay`` is shared with game-record files: ``replay BOARD#N`` is the server's,
 anything else is passed on to the record-file command when that module registered it.
@@ -15,9 +16,14 @@ import argparse
 import contextlib
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from blackout.cli.main import UserError
 from blackout.commands.usage import BOARD_AT, HELP, USAGE
+
+if TYPE_CHECKING:
+    from blackout.mail import GatewayConfig
+    from blackout.service import Service
 
 RunFunction = Callable[[argparse.Namespace], int]
 # argparse would take "-inorder" for an option of its own; with NUL (which no command-line
@@ -53,7 +59,7 @@ def _share_replay(parser: argparse.ArgumentParser) -> None:
         if board_at is None:
             return file_command(args)
         db = getattr(args, "server_db", None) or getattr(args, "db", None)
-        return _run_words(["replay", board_at], db=db, comment=None)
+        return _run_words(["replay", board_at], db=db, comment=None, bot_think=None)
 
     parser.set_defaults(run=run)
 
@@ -68,11 +74,25 @@ def run_command(args: argparse.Namespace) -> int:
 
         print(help_text(name))
         return 0
-    return _run_words([name, *words], db=options.get("db"), comment=options.get("comment"))
+    return _run_words([name, *words], db=options.get("db"), comment=options.get("comment"),
+                      bot_think=_seconds(options.get("bot-think")))
+
+
+def _seconds(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < 3600:
+        raise UserError(f"--bot-think needs a number of seconds, not {text!r}")
+    return value
 
 
 def _take_options(words: list[str]) -> tuple[list[str], dict[str, str]]:
-    """Split ``--db URL``, ``--comment TEXT`` and ``-h``/``--help`` from the words."""
+    """Split ``--db URL``, ``--comment TEXT``, ``--bot-think SECONDS`` and
+    ``-h``/``--help`` from the words."""
     rest: list[str] = []
     options: dict[str, str] = {}
     items = iter(words)
@@ -81,7 +101,7 @@ def _take_options(words: list[str]) -> tuple[list[str], dict[str, str]]:
             options["help"] = ""
             continue
         key, equals, value = word.partition("=")
-        if key in ("--db", "--comment"):
+        if key in ("--db", "--comment", "--bot-think"):
             if not equals:
                 value = next(items, "")
             if not value:
@@ -92,7 +112,8 @@ def _take_options(words: list[str]) -> tuple[list[str], dict[str, str]]:
     return rest, options
 
 
-def _run_words(words: list[str], db: str | None, comment: str | None) -> int:
+def _run_words(words: list[str], db: str | None, comment: str | None,
+               bot_think: float | None) -> int:
     from blackout.commands import execute, help_text
 
     if words[0] == "help":
@@ -108,13 +129,19 @@ def _run_words(words: list[str], db: str | None, comment: str | None) -> int:
     try:
         database = Database(db)
         try:
-            reply = execute(Service(database), words, comment=comment)
+            service = Service(database, **_think(bot_think))
+            reply = execute(service, words, comment=comment)
         finally:
             database.dispose()
     except SQLAlchemyError as exc:
         raise UserError(f"database error: {_first_line(exc)}") from None
     print(reply.text)
     return 0
+
+
+def _think(bot_think: float | None) -> dict[str, float]:
+    """The service's ``bot_think`` argument, when one was given."""
+    return {} if bot_think is None else {"bot_think": bot_think}
 
 
 def _first_line(exc: BaseException) -> str:
@@ -126,15 +153,30 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _register_gateway(sub: argparse._SubParsersAction) -> None:
-    env = os.environ.get
     p = sub.add_parser("mail-gateway", help="run the e-mail front end (an SMTP server)",
                        description="Take commands by e-mail (Subject: the command, body: an "
                        "optional comment), answer by mail through an SMTP relay, remind idle "
                        "players and let a computer player take over after a longer time.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=int(os.environ.get("BLACKOUT_MAIL_PORT", "2525")))
+    _add_gateway_options(p)
+    p.add_argument("--check-every", type=float, default=60.0, metavar="SECONDS",
+                   help="how often to look for idle players (default 60)")
+    p.set_defaults(run=run_gateway)
+    p = sub.add_parser("check-timeouts", help="remind or replace idle players once (for cron)",
+                       description="Do the mail gateway's idle-player check once: remind "
+                       "players who have not moved for --remind-after hours, let a computer "
+                       "player take the seat after --give-up-after hours (or end the game "
+                       "with --forfeit), and send the mail that is due through the relay.  "
+                       "For running from cron when the gateway is not running.")
+    _add_gateway_options(p)
+    p.set_defaults(run=run_check_timeouts)
+
+
+def _add_gateway_options(p: argparse.ArgumentParser) -> None:
+    env = os.environ.get
     p.add_argument("--db", help="database URL (default: $BLACKOUT_DATABASE_URL or a SQLite "
                    "file in your data directory)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    p.add_argument("--port", type=int, default=int(env("BLACKOUT_MAIL_PORT", "2525")))
     p.add_argument("--address", default=env("BLACKOUT_MAIL_ADDRESS", "blackout@localhost"),
                    help="the server's own e-mail address (From: of its mail)")
     p.add_argument("--relay-host", default=env("BLACKOUT_SMTP_RELAY_HOST", "localhost"),
@@ -148,22 +190,61 @@ def _register_gateway(sub: argparse._SubParsersAction) -> None:
                    help="then let a computer player take the seat (default 168)")
     p.add_argument("--forfeit", action="store_true",
                    help="end the game as lost by the idle player instead")
-    p.add_argument("--check-every", type=float, default=60.0, metavar="SECONDS",
-                   help="how often to look for idle players (default 60)")
-    p.set_defaults(run=run_gateway)
+    p.add_argument("--bot-think", type=float, default=None, metavar="SECONDS",
+                   help="thinking time per decision of computer players that take one, "
+                   "such as bot:expert (default 0.5)")
+
+
+def _gateway_config(args: argparse.Namespace) -> GatewayConfig:
+    from blackout.mail import GatewayConfig
+
+    if args.bot_think is not None:
+        _seconds(str(args.bot_think))  # the same check as on the other commands
+    return GatewayConfig(
+        host=getattr(args, "host", "127.0.0.1"), port=getattr(args, "port", 2525),
+        address=args.address, relay_host=args.relay_host, relay_port=args.relay_port,
+        remind_after_hours=args.remind_after, give_up_after_hours=args.give_up_after,
+        forfeit=args.forfeit, check_every=getattr(args, "check_every", 60.0),
+    )
+
+
+def _open_service(args: argparse.Namespace) -> Service:
+    from blackout.service import Service
+    from blackout.storage import Database
+
+    return Service(Database(args.db), **_think(args.bot_think))
 
 
 def run_gateway(args: argparse.Namespace) -> int:
-    from blackout.mail import GatewayConfig, serve_forever
+    from blackout.mail import serve_forever
 
-    config = GatewayConfig(
-        host=args.host, port=args.port, address=args.address, relay_host=args.relay_host,
-        relay_port=args.relay_port, remind_after_hours=args.remind_after,
-        give_up_after_hours=args.give_up_after, forfeit=args.forfeit,
-        check_every=args.check_every,
-    )
-    serve_forever(args.db, config)
+    config = _gateway_config(args)
+    serve_forever(_open_service(args), config)
     return 0
 
 
-__all__ = ["register", "run_command", "run_gateway"]
+def run_check_timeouts(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from blackout.mail import Gateway
+    from blackout.service import GameForfeited, Reminder, SeatTakenOver
+
+    config = _gateway_config(args)
+    try:
+        service = _open_service(args)
+        try:
+            gateway = Gateway(service, config)
+            events = gateway.check_timeouts()
+            waiting = service.outbox.pending()
+        finally:
+            service.db.dispose()
+    except SQLAlchemyError as exc:
+        raise UserError(f"database error: {_first_line(exc)}") from None
+    counts = [sum(isinstance(e, kind) for e in events)
+              for kind in (Reminder, SeatTakenOver, GameForfeited)]
+    print(f"{counts[0]} reminded, {counts[1]} replaced by a computer player, "
+          f"{counts[2]} forfeited; {waiting} mail(s) waiting for the relay")
+    return 0
+
+
+__all__ = ["register", "run_check_timeouts", "run_command", "run_gateway"]

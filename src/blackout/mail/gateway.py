@@ -5,6 +5,11 @@ A mail's Subject is the command (``blackout move 101 ann secret 7``, the leading
 sender is answered; after every accepted move each player is mailed the board from their
 own seat, Subject ``blackout Board N <next player>``.  An error goes only to the sender,
 with the board and the original message quoted.
+
+Nothing is mailed directly: the service writes each notification to the outbox in the
+transaction of the move it tells about, answers are written right after the command, and
+:meth:`Gateway.deliver` sends what is due, retrying refused mail later (see
+:mod:`blackout.service.outbox`).  A relay that is down delays mail; it loses none.
 """
 
 from __future__ import annotations
@@ -13,8 +18,7 @@ import asyncio
 import contextlib
 import smtplib
 import sys
-import threading
-from collections.abc import Iterable
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
@@ -37,8 +41,12 @@ from blackout.service import (
     Service,
     ServiceError,
 )
+from blackout.service.outbox import Notice, PendingMail
+from blackout.service.server import Reader
 
 MAX_COMMENT = 1000
+#: How often the running gateway looks for mail that is due (retries, leftovers).
+DELIVERY_TICK = 5.0
 
 
 @dataclass(frozen=True)
@@ -55,31 +63,36 @@ class GatewayConfig:
 
 
 class Gateway:
-    """Turns incoming mail into commands and events into outgoing mail."""
+    """Turns incoming mail into commands and events into outgoing mail.
+
+    It becomes ``service``'s notifier: from then on every write of the service puts the
+    mail about it in the outbox, in the same transaction.
+    """
 
     def __init__(self, service: Service, config: GatewayConfig) -> None:
         self.service = service
         self.config = config
+        service.notifier = self.notices
 
     # -- incoming -----------------------------------------------------------------------
 
-    def handle(self, message: EmailMessage) -> list[EmailMessage]:
-        """The mails to send in answer to ``message``."""
+    def handle(self, message: EmailMessage) -> None:
+        """Run the command in ``message``; its answer goes to the outbox."""
         sender = parseaddr(str(message.get("From", "")))[1]
         if not sender:
-            return []
+            return
         subject = " ".join(str(message.get("Subject", "")).split())
         words = _command_words(subject)
         comment = _comment(message)
         try:
             reply = execute(self.service, words, comment=comment)
         except ValueError as exc:  # CommandError, ServiceError, RulesError
-            return [self._error_mail(sender, subject, message, str(exc), words)]
-        answer = self._mail(sender, f"Re: {subject}", reply.text)
-        return [answer, *self.notify(reply.events)]
+            self.service.post([self._error_notice(sender, subject, message, str(exc), words)])
+            return
+        self.service.post([Notice(sender, f"Re: {subject}", reply.text)])
 
-    def _error_mail(self, sender: str, subject: str, original: EmailMessage, error: str,
-                    words: list[str]) -> EmailMessage:
+    def _error_notice(self, sender: str, subject: str, original: EmailMessage, error: str,
+                      words: list[str]) -> Notice:
         parts = [f"Error: {error}", ""]
         board = _board_of(words)
         if board is not None:
@@ -88,73 +101,76 @@ class Gateway:
         parts.append("Your message:")
         parts.append(f"> Subject: {subject}")
         parts += ["> " + line for line in _body(original).splitlines()]
-        return self._mail(sender, f"Re: {subject} (error)", "\n".join(parts))
+        return Notice(sender, f"Re: {subject} (error)", "\n".join(parts))
 
     # -- outgoing -----------------------------------------------------------------------
 
-    def notify(self, events: Iterable[Event]) -> list[EmailMessage]:
-        """Mails telling players what happened: boards after moves, reminders..."""
-        mails: list[EmailMessage] = []
+    def notices(self, reader: Reader, events: list[Event]) -> list[Notice]:
+        """Mail telling players what happened (boards after moves, reminders...), composed
+        inside the transaction that made it happen."""
+        notices: list[Notice] = []
         boards: dict[int, list[str]] = {}
         for event in events:
             if isinstance(event, MoveAccepted | GameStarted | GameEnded | SeatTakenOver
                           | GameForfeited):
                 boards.setdefault(event.board, []).append(_describe(event))
             elif isinstance(event, QueuedMoveRefused):
-                mails += self._to_user(event.userid, f"blackout Board {event.board} queued move",
-                                       f"Your queued move {event.action} on board {event.board}"
-                                       f" was not played: {event.reason}")
+                notices += _to_user(reader, event.userid,
+                                    f"blackout Board {event.board} queued move",
+                                    f"Your queued move {event.action} on board {event.board}"
+                                    f" was not played: {event.reason}")
             elif isinstance(event, Reminder):
-                mails += self._to_user(event.userid, f"blackout Board {event.board} reminder",
-                                       f"It is your move on board {event.board}.")
+                notices += _to_user(reader, event.userid,
+                                    f"blackout Board {event.board} reminder",
+                                    f"It is your move on board {event.board}.")
         for board, lines in boards.items():
-            mails += self._board_mails(board, lines)
-        return mails
+            notices += _board_notices(reader, board, lines)
+        return notices
 
-    def _board_mails(self, board: int, happened: list[str]) -> list[EmailMessage]:
-        snap = self.service.snapshot(board)
-        game = snap.game
-        next_player = "game over" if game.to_move is None or snap.row.status != "active" \
-            else snap.controller(game.to_move)
-        mails = []
-        for seat, userid in snap.humans:
-            text = "\n".join([*happened, "", board_text(snap, seat)])
-            mails += self._to_user(userid, f"blackout Board {board} {next_player}", text)
-        return mails
-
-    def _to_user(self, userid: str, subject: str, text: str) -> list[EmailMessage]:
-        email = self.service.email_of(userid)
-        return [] if email is None else [self._mail(email, subject, text)]
-
-    def _mail(self, to: str, subject: str, text: str) -> EmailMessage:
-        mail = EmailMessage()
-        mail["From"] = self.config.address
-        mail["To"] = to
-        mail["Subject"] = subject
-        mail.set_content(text + "\n")
-        return mail
-
-    def send(self, mails: Iterable[EmailMessage]) -> None:
-        mails = list(mails)
-        if not mails:
-            return
+    def deliver(self) -> int:
+        """Send the outbox's mail that is due through the relay; how many were sent.
+        Mail the relay does not take stays in the outbox for a later try."""
+        due = self.service.outbox.claim()
+        sent = 0
         try:
-            with smtplib.SMTP(self.config.relay_host, self.config.relay_port,
-                              timeout=30) as relay:
-                for mail in mails:
-                    relay.send_message(mail)
+            if due:
+                with smtplib.SMTP(self.config.relay_host, self.config.relay_port,
+                                  timeout=30) as relay:
+                    while due:
+                        try:
+                            self._send_one(relay, due[0])
+                            sent += 1
+                        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused,
+                                smtplib.SMTPDataError) as exc:  # this mail only
+                            self.service.outbox.failed(due[0].id, str(exc))
+                        due.pop(0)  # a lost connection leaves it in ``due``: retried
         except (OSError, smtplib.SMTPException) as exc:
             print(f"blackout mail-gateway: relay {self.config.relay_host}:"
-                  f"{self.config.relay_port} refused mail: {exc}", file=sys.stderr)
+                  f"{self.config.relay_port} did not take the mail ({len(due)} kept for later): "
+                  f"{exc}", file=sys.stderr)
+            for mail in due:
+                self.service.outbox.failed(mail.id, str(exc))
+        return sent
+
+    def _send_one(self, relay: smtplib.SMTP, pending: PendingMail) -> None:
+        mail = EmailMessage()
+        mail["From"] = self.config.address
+        mail["To"] = pending.to
+        mail["Subject"] = pending.subject
+        mail.set_content(pending.text + "\n")
+        relay.send_message(mail)
+        self.service.outbox.sent(pending.id)
 
     # -- timeouts -------------------------------------------------------------------------
 
-    def check_timeouts(self) -> None:
+    def check_timeouts(self) -> list[Event]:
+        """Remind or replace idle players (their mail goes to the outbox), then deliver."""
         events = self.service.check_timeouts(
             self.service.clock(), remind_after=timedelta(hours=self.config.remind_after_hours),
             give_up_after=timedelta(hours=self.config.give_up_after_hours),
             forfeit=self.config.forfeit)
-        self.send(self.notify(events))
+        self.deliver()
+        return events
 
     # -- the SMTP server's hook (aiosmtpd) -----------------------------------------------------
 
@@ -173,7 +189,28 @@ class Gateway:
         return "250 Message accepted for delivery"
 
     def _answer(self, message: Any) -> None:
-        self.send(self.handle(message))
+        self.handle(message)
+        self.deliver()
+
+
+def _board_notices(reader: Reader, board: int, happened: list[str]) -> list[Notice]:
+    snap = reader.snapshot(board)
+    game = snap.game
+    next_player = "game over" if game.to_move is None or snap.row.status != "active" \
+        else snap.controller(game.to_move)
+    notices = []
+    for seat, userid in snap.humans:
+        email = reader.email_of(userid)
+        if email is not None:
+            notices.append(Notice(email, f"blackout Board {board} {next_player}",
+                                  board_text(snap, seat), summary="\n".join(happened),
+                                  topic=f"board {board}"))
+    return notices
+
+
+def _to_user(reader: Reader, userid: str, subject: str, text: str) -> list[Notice]:
+    email = reader.email_of(userid)
+    return [] if email is None else [Notice(email, subject, text)]
 
 
 def _first_line(exc: BaseException) -> str:
@@ -235,27 +272,28 @@ def _describe(event: Event) -> str:
     return ""
 
 
-def serve_forever(db_url: str | None, config: GatewayConfig) -> None:
-    """Run the SMTP server and the timeout checks until interrupted."""
+def serve_forever(service: Service, config: GatewayConfig) -> None:
+    """Run the SMTP server, mail delivery and the timeout checks until interrupted."""
     from aiosmtpd.controller import Controller
     from sqlalchemy.exc import SQLAlchemyError
 
-    from blackout.storage import Database
-
-    service = Service(Database(db_url))
     gateway = Gateway(service, config)
     controller = Controller(gateway, hostname=config.host, port=config.port)
     controller.start()
     print(f"blackout mail-gateway listening on {config.host}:{config.port}, relay "
           f"{config.relay_host}:{config.relay_port}", flush=True)
-    stop = threading.Event()
+    next_check = time.monotonic() + config.check_every
     try:
-        while not stop.wait(config.check_every):
+        while True:
             try:
-                gateway.check_timeouts()
+                gateway.deliver()  # retries, and mail left from before a restart
+                if time.monotonic() >= next_check:
+                    next_check = time.monotonic() + config.check_every
+                    gateway.check_timeouts()
             except SQLAlchemyError as exc:  # the database is away: try again next time
-                print(f"blackout mail-gateway: timeout check failed: {_first_line(exc)}",
+                print(f"blackout mail-gateway: database error: {_first_line(exc)}",
                       file=sys.stderr)
+            time.sleep(min(DELIVERY_TICK, config.check_every))
     except KeyboardInterrupt:
         pass
     finally:

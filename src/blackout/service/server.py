@@ -4,6 +4,12 @@ Each request runs in one database transaction.  A game is rebuilt from its rules
 and stored moves by the rules engine, the request is checked against that position and
 only then written; a refused request writes nothing (except a wrong password, which
 counts toward the account's lockout).  A move is acknowledged only after its commit.
+
+Computer players move after that commit: each bot move is worked out with no transaction
+open (an expert bot thinks for a while and must not hold the database's write lock) and
+then written in a short transaction of its own, only if the board is still at the move
+number it was worked out for; otherwise it is worked out again from the new position.
+Mail about what a transaction did goes into the outbox in that same transaction.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from blackout import bots
-from blackout.core.actions import IllegalAction, parse_action
+from blackout.core.actions import Action, IllegalAction, parse_action
 from blackout.core.game import Game
 from blackout.core.rules import Rules, variant
 from blackout.service import accounts
@@ -35,11 +41,14 @@ from blackout.service.events import (
     Reminder,
     SeatTakenOver,
 )
+from blackout.service.outbox import Notice, Outbox
 from blackout.storage import Account, Database, GameRow, MoveRow, QueuedMove, SeatRow
 
 FIRST_BOARD = 101
 BOT_PREFIX = "bot:"
 WRONG_PASSWORD = "Invalid password/userid entered"
+#: Seconds a computer player with a time budget (``bot:expert``) thinks per decision.
+DEFAULT_BOT_THINK = 0.5
 
 
 def utc_now() -> datetime:
@@ -111,18 +120,59 @@ class _WrongPassword(Exception):
         self.userid = userid
 
 
+class Reader:
+    """Reads inside a write transaction: what a notifier sees while composing mail about
+    what that transaction did."""
+
+    def __init__(self, service: Service, session: Session) -> None:
+        self._service = service
+        self._session = session
+
+    def snapshot(self, board: int) -> Snapshot:
+        return self._service._load(self._session, board)
+
+    def email_of(self, userid: str) -> str | None:
+        account = self._session.get(Account, userid)
+        return None if account is None else account.email
+
+
+#: Composes the mail (outbox notices) that tells people about some events.
+Notifier = Callable[[Reader, list[Event]], list[Notice]]
+
+
 class Service:
     """Accounts, games and moves over one :class:`~blackout.storage.Database`.
 
     ``clock`` gives the current naive-UTC time (tests pass their own);
-    ``takeover_bot`` plays the seat of a player who resigned or timed out.
+    ``takeover_bot`` plays the seat of a player who resigned or timed out;
+    ``bot_think`` is the time budget per decision of bots that take one (seconds), or
+    ``bot_iterations`` a fixed amount of search instead, which makes their play
+    repeatable; ``notifier``, when set, turns the events of each write into outbox mail.
     """
 
     def __init__(self, db: Database, clock: Callable[[], datetime] = utc_now,
-                 takeover_bot: str | None = None) -> None:
+                 takeover_bot: str | None = None, bot_think: float = DEFAULT_BOT_THINK,
+                 bot_iterations: int | None = None, notifier: Notifier | None = None) -> None:
+        if bot_think <= 0:
+            raise ServiceError("the bots' thinking time must be a positive number of seconds")
         self.db = db
         self.clock = clock
         self.takeover_bot = takeover_bot or default_bot()
+        self.bot_budget: dict[str, float] = ({"think": bot_think} if bot_iterations is None
+                                             else {"iterations": bot_iterations})
+        self.notifier = notifier
+        self.outbox = Outbox(db, clock)
+
+    def post(self, notices: Sequence[Notice]) -> None:
+        """Put mail in the outbox (answers to requests, in a transaction of their own)."""
+        if notices:
+            with self.db.transaction() as session:
+                self.outbox.post(session, notices)
+
+    def _tell(self, session: Session, events: list[Event]) -> None:
+        """Mail about ``events``, written in the transaction that caused them."""
+        if self.notifier is not None and events:
+            self.outbox.post(session, self.notifier(Reader(self, session), events))
 
     # -- accounts -------------------------------------------------------------------------
 
@@ -217,12 +267,14 @@ class Service:
         game = Game.new(rules, list(players), seed=seed)
         for _attempt in range(5):
             try:
-                return self._store_new_game(game, list(players))
+                outcome, snap = self._store_new_game(game, list(players))
             except IntegrityError:
                 continue  # another challenge took the same board number; take the next
+            outcome.events += self.play_bots(snap)
+            return outcome
         raise ServiceError("the server is busy; try the challenge again")
 
-    def _store_new_game(self, game: Game, players: list[str]) -> Outcome:
+    def _store_new_game(self, game: Game, players: list[str]) -> tuple[Outcome, Snapshot]:
         with self.db.transaction() as session:
             for player in players:
                 if not player.startswith(BOT_PREFIX) and session.get(Account, player) is None:
@@ -242,14 +294,15 @@ class Service:
             session.flush()
             snap = Snapshot(row, seats, [], game)
             events: list[Event] = [GameStarted(board, tuple(game.players))]
-            events += self._run_automatic(session, snap)
-            return Outcome(board, events, f"board {board} started")
+            events += self._settle(session, snap)
+            self._tell(session, events)
+            return Outcome(board, events, f"board {board} started"), snap
 
     def move(self, board: int, userid: str, password: str, text: str,
              expected: int | None = None, comment: str | None = None) -> Outcome:
         """Make a move.  ``expected`` (pbmserv's ``#N``) must be the next move number."""
 
-        def work(session: Session) -> Outcome:
+        def work(session: Session) -> tuple[Outcome, Snapshot]:
             snap, seat = self._player_request(session, board, userid, password)
             if expected is not None and expected != snap.next_number:
                 raise ServiceError(f"move #{expected} is stale: board {board} is at move "
@@ -258,9 +311,7 @@ class Service:
             if seat != game.to_move and not game.legal_actions(seat):
                 raise ServiceError("It is not your move")
             self._apply(session, snap, seat, text, "player", comment)
-            outcome = Outcome(board, [snap_event(snap)])
-            outcome.events += self._run_automatic(session, snap)
-            return outcome
+            return self._moved(session, snap), snap
 
         return self._committed(board, lambda: self._with_login(userid, work))
 
@@ -268,7 +319,7 @@ class Service:
               comment: str | None = None) -> Outcome:
         """Play ``text`` when the player's turn comes, if it is still legal then."""
 
-        def work(session: Session) -> Outcome:
+        def work(session: Session) -> tuple[Outcome, Snapshot]:
             snap, seat = self._player_request(session, board, userid, password)
             try:
                 action = parse_action(text)
@@ -276,32 +327,42 @@ class Service:
                 raise ServiceError(str(exc)) from None
             if seat == snap.game.to_move:
                 self._apply(session, snap, seat, text, "player", comment)
-                outcome = Outcome(board, [snap_event(snap)], "it was your move: played now")
-                outcome.events += self._run_automatic(session, snap)
-                return outcome
+                outcome = self._moved(session, snap)
+                outcome.message = "it was your move: played now"
+                return outcome, snap
             session.add(QueuedMove(game_id=board, seat=seat, action=str(action),
                                    comment=comment, created_at=self.clock()))
-            return Outcome(board, [], f"queued {action} on board {board}")
+            return Outcome(board, [], f"queued {action} on board {board}"), snap
 
         return self._committed(board, lambda: self._with_login(userid, work))
 
     def resign(self, board: int, userid: str, password: str) -> Outcome:
         """Leave the game: a computer player plays the seat; the result counts as a loss."""
 
-        def work(session: Session) -> Outcome:
+        def work(session: Session) -> tuple[Outcome, Snapshot]:
             snap, seat = self._player_request(session, board, userid, password)
             return Outcome(board, self._take_over(session, snap, seat, "resigned"),
-                           f"{userid} resigned board {board}")
+                           f"{userid} resigned board {board}"), snap
 
         return self._committed(board, lambda: self._with_login(userid, work))
 
-    def _committed(self, board: int, work: Callable[[], Outcome]) -> Outcome:
+    def _moved(self, session: Session, snap: Snapshot) -> Outcome:
+        """After a person's move: queued moves that follow, the end, the mail."""
+        events: list[Event] = [snap_event(snap), *self._settle(session, snap)]
+        self._tell(session, events)
+        return Outcome(snap.board, events)
+
+    def _committed(self, board: int,
+                   work: Callable[[], tuple[Outcome, Snapshot]]) -> Outcome:
+        """Run ``work`` (one transaction), then the computer players it made due."""
         try:
-            return work()
+            outcome, snap = work()
         except IntegrityError:
             # The unique (game, move number) constraint: another move won the race.
             raise ServiceError(f"board {board} changed while your move was being made; "
                                "it was not applied, look at the board and try again") from None
+        outcome.events += self.play_bots(snap)
+        return outcome
 
     def _player_request(self, session: Session, board: int, userid: str,
                         password: str) -> tuple[Snapshot, int]:
@@ -334,22 +395,16 @@ class Service:
         snap.moves.append(move)
         snap.row.last_move_at = now
 
-    def _run_automatic(self, session: Session, snap: Snapshot) -> list[Event]:
-        """Play computer players' moves and queued moves until a person must move."""
+    def _settle(self, session: Session, snap: Snapshot) -> list[Event]:
+        """Play queued moves until a computer player or a person without one must move;
+        record the end of the game if it came."""
         game = snap.game
         events: list[Event] = []
-        while game.to_move is not None:
+        while game.to_move is not None and snap.row.status == "active":
             seat = game.to_move
             controller = snap.controller(seat)
             if controller.startswith(BOT_PREFIX):
-                bot = bots.create(controller[len(BOT_PREFIX):],
-                                  seed=(snap.row.seed * 1_000_003 + snap.next_number) % 2**62)
-                action = bot.choose(game.view(seat))
-                if action is None:
-                    break
-                self._apply(session, snap, seat, str(action), "bot", None)
-                events.append(snap_event(snap))
-                continue
+                break  # bots move after the commit, see play_bots
             queued = session.scalars(select(QueuedMove).where(
                 QueuedMove.game_id == snap.board, QueuedMove.seat == seat
             ).order_by(QueuedMove.id).limit(1)).first()
@@ -368,6 +423,51 @@ class Service:
         if game.is_over and snap.row.status == "active":
             events.append(self._finish(snap))
         return events
+
+    def play_bots(self, snap: Snapshot) -> list[Event]:
+        """Let computer players move on ``snap``'s board until a person must move.
+
+        Each move is worked out with no transaction open, then written in a short one
+        only if the board is still at the move it was worked out for (the same guard as
+        a player's ``#N``); if another request or worker got there first, the bot looks
+        at the new position and thinks again.  Safe to run from several processes at
+        once: each move number is written exactly once.
+        """
+        events: list[Event] = []
+        while (choice := self._bot_choice(snap)) is not None:
+            seat, action = choice
+            try:
+                with self.db.transaction() as session:
+                    fresh = self._load(session, snap.board, lock=True)
+                    if (fresh.next_number == snap.next_number and fresh.row.status == "active"
+                            and fresh.game.to_move == seat):
+                        self._apply(session, fresh, seat, str(action), "bot", None)
+                        made: list[Event] = [snap_event(fresh), *self._settle(session, fresh)]
+                        self._tell(session, made)
+                        events += made
+                    snap = fresh
+            except IntegrityError:  # another worker wrote this move number first
+                snap = self.snapshot(snap.board)
+        return events
+
+    def _bot_choice(self, snap: Snapshot) -> tuple[int, Action] | None:
+        """The seat and move of the computer player to move on ``snap``, if any."""
+        seat = snap.game.to_move
+        if seat is None or snap.row.status != "active":
+            return None
+        controller = snap.controller(seat)
+        if not controller.startswith(BOT_PREFIX):
+            return None
+        name = controller[len(BOT_PREFIX):]
+        # The seed depends only on the game and the move number, so whichever worker
+        # works a move out finds the same move (unless the budget is a time).
+        seed = (snap.row.seed * 1_000_003 + snap.next_number) % 2**62
+        try:
+            bot = bots.create(name, seed=seed, **self.bot_budget)
+        except ValueError:  # a bot that takes no budget
+            bot = bots.create(name, seed=seed)
+        action = bot.choose(snap.game.view(seat))
+        return None if action is None else (seat, action)
 
     def _finish(self, snap: Snapshot) -> GameEnded:
         game = snap.game
@@ -388,7 +488,8 @@ class Service:
         session.execute(delete(QueuedMove).where(QueuedMove.game_id == snap.board,
                                                  QueuedMove.seat == seat))
         events: list[Event] = [SeatTakenOver(snap.board, userid, bot, reason)]
-        return events + self._run_automatic(session, snap)
+        self._tell(session, events)
+        return events
 
     # -- timeouts -----------------------------------------------------------------------
 
@@ -407,18 +508,21 @@ class Service:
                 if snap.row.status != "active" or seat is None:
                     continue
                 userid = snap.controller(seat)
-                if userid.startswith(BOT_PREFIX):
-                    continue
                 idle = now - snap.row.last_move_at
-                if idle >= give_up_after:
+                if userid.startswith(BOT_PREFIX):
+                    pass  # a bot's move left undone (a crash after a commit): played below
+                elif idle >= give_up_after:
                     if forfeit:
                         events.append(self._forfeit(snap, seat))
+                        self._tell(session, events[-1:])
                     else:
                         events += self._take_over(session, snap, seat, "timeout")
                 elif idle >= remind_after and (snap.row.reminded_at is None
                                                or snap.row.reminded_at < snap.row.last_move_at):
                     snap.row.reminded_at = now
                     events.append(Reminder(board, userid))
+                    self._tell(session, events[-1:])
+            events += self.play_bots(snap)
         return events
 
     def _forfeit(self, snap: Snapshot, seat: int) -> GameForfeited:

@@ -5,7 +5,15 @@ by the Alembic migrations in ``migrations/`` when a :class:`Database` is opened.
 """
 
 from blackout.storage.database import DATABASE_ENV, Database, default_url
-from blackout.storage.models import Account, Base, GameRow, MoveRow, QueuedMove, SeatRow
+from blackout.storage.models import (
+    Account,
+    Base,
+    GameRow,
+    MoveRow,
+    OutboxMail,
+    QueuedMove,
+    SeatRow,
+)
 
 __all__ = [
     "DATABASE_ENV",
@@ -14,6 +22,7 @@ __all__ = [
     "Database",
     "GameRow",
     "MoveRow",
+    "OutboxMail",
     "QueuedMove",
     "SeatRow",
     "default_url",

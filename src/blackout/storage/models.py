@@ -86,3 +86,27 @@ class QueuedMove(Base):
     action: Mapped[str] = mapped_column(String(16))
     comment: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class OutboxMail(Base):
+    """A mail to send, written in the same transaction as the move it tells about, so a
+    relay that is down loses nothing: the gateway delivers pending rows and marks them
+    sent, and retries failed ones later."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    recipient: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(255))
+    # The text is ``summary`` (what happened) then ``body`` (the board as it is now).
+    summary: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text)
+    # Unsent mails to one recipient on one topic (a board) merge: summaries add up and
+    # the newest board replaces the older one.
+    topic: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Not before this time: a retry's backoff, or a delivery in progress (a lease).
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)

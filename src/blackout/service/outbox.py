@@ -1,0 +1,113 @@
+"""The outbox: mail is written to the database in the transaction that causes it and
+delivered afterwards, so a relay that is down delays mail but never loses it.
+
+Delivery claims due rows first (a lease: ``next_attempt_at`` moves past the time a
+delivery may take), so two deliverers never send the same row; a sent row is marked
+sent, a refused one waits ``retry_delay(attempts)`` before the next try.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from blackout.storage import Database, OutboxMail
+
+#: How long a claimed row stays claimed; a deliverer that died is retried after this.
+LEASE = timedelta(minutes=10)
+FIRST_RETRY = timedelta(seconds=30)
+LAST_RETRY = timedelta(hours=1)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A mail to write to the outbox.  Its text is ``summary`` then ``body``; notices
+    with a ``topic`` merge with an unsent mail to the same recipient on that topic."""
+
+    to: str
+    subject: str
+    body: str
+    summary: str = ""
+    topic: str | None = None
+
+
+@dataclass(frozen=True)
+class PendingMail:
+    """A claimed outbox row, ready to send."""
+
+    id: int
+    to: str
+    subject: str
+    text: str
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """30 s after the first failure, doubling each time, at most an hour."""
+    return min(FIRST_RETRY * 2 ** max(attempts - 1, 0), LAST_RETRY)
+
+
+class Outbox:
+    def __init__(self, db: Database, clock: Callable[[], datetime]) -> None:
+        self.db = db
+        self.clock = clock
+
+    def post(self, session: Session, notices: Iterable[Notice]) -> None:
+        """Write ``notices`` in the caller's transaction."""
+        now = self.clock()
+        for notice in notices:
+            pending = None if notice.topic is None else session.scalars(
+                select(OutboxMail).where(
+                    OutboxMail.recipient == notice.to, OutboxMail.topic == notice.topic,
+                    OutboxMail.sent_at.is_(None), OutboxMail.attempts == 0,
+                ).order_by(OutboxMail.id).limit(1)).first()
+            if pending is not None:  # never tried yet, so no deliverer holds it
+                pending.summary = "\n".join(s for s in (pending.summary, notice.summary) if s)
+                pending.body = notice.body
+                pending.subject = notice.subject
+                continue
+            session.add(OutboxMail(recipient=notice.to, subject=notice.subject,
+                                   summary=notice.summary, body=notice.body,
+                                   topic=notice.topic, created_at=now, attempts=0,
+                                   next_attempt_at=now))
+        session.flush()
+
+    def claim(self, limit: int = 100) -> list[PendingMail]:
+        """The rows due now, claimed for one delivery attempt, oldest first."""
+        now = self.clock()
+        with self.db.transaction() as session:
+            query = select(OutboxMail).where(
+                OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at <= now,
+            ).order_by(OutboxMail.id).limit(limit)
+            if not self.db.is_sqlite:  # SQLite's BEGIN IMMEDIATE already serializes
+                query = query.with_for_update(skip_locked=True)
+            rows = list(session.scalars(query))
+            for row in rows:
+                row.attempts += 1
+                row.next_attempt_at = now + LEASE
+            return [PendingMail(row.id, row.recipient, row.subject,
+                                "\n\n".join(p for p in (row.summary, row.body) if p))
+                    for row in rows]
+
+    def sent(self, mail_id: int) -> None:
+        with self.db.transaction() as session:
+            row = session.get(OutboxMail, mail_id)
+            if row is not None:
+                row.sent_at = self.clock()
+                row.last_error = None
+
+    def failed(self, mail_id: int, error: str) -> None:
+        with self.db.transaction() as session:
+            row = session.get(OutboxMail, mail_id)
+            if row is not None:
+                row.next_attempt_at = self.clock() + retry_delay(row.attempts)
+                row.last_error = error[:500]
+
+    def pending(self) -> int:
+        """How many mails are not sent yet."""
+        with self.db.transaction() as session:
+            return session.scalar(select(func.count()).select_from(OutboxMail).where(
+                OutboxMail.sent_at.is_(None))) or 0
