@@ -1,0 +1,307 @@
+"""Rules-engine throughput: random legal play, ours against OpenSpiel's ``oh_hell``.
+
+Both engines play the same game: 4 players, one hand of 12 cards, a turned-up trump,
+the hook on the last bidder, 1 point a trick + 10 for an exact bid.  Both are driven
+from Python the same way, one decision at a time: ``legal_actions`` -> ``random.choice``
+-> ``apply``.  OpenSpiel's chance nodes (dealer, 48 cards, the trump card) are sampled
+from ``chance_outcomes()`` with the same ``random.Random``; ours deals inside
+``Game.new`` from a seed drawn from that generator.  Rounds alternate (ours, theirs,
+ours, ...) and medians are reported, because other work shares the machine.  First, a
+few hundred hands are played move for move in both engines to check that they really
+play the same game.
+
+Run from the repository root (see bench/README.md)::
+
+    python bench/engine.py                 # both engines if open_spiel is installed
+    python bench/engine.py --hands 2000 --rounds 9 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from abc import ABC, abstractmethod
+from datetime import UTC, datetime
+from importlib import metadata
+from typing import Any
+
+import blackout
+from blackout import Card, Game, Play
+
+PLAYERS = ("north", "east", "south", "west")
+CARDS_PER_HAND = 12
+
+#: OpenSpiel's oh_hell in our terms: seat 0 bids first and leads (the dealer is seat 3),
+#: the next card of the deck is trump, the hook binds the last bidder, no blind hand.
+RULES = blackout.variant(
+    "pbmserv", schedule=[CARDS_PER_HAND], last_hand_no_trump=False,
+    scoring="tricks_plus_ten", inorder=True,
+)
+
+
+class Engine(ABC):
+    """One engine under test: how to deal a hand and how to play it out at random."""
+
+    name = ""
+
+    @abstractmethod
+    def deal(self, rng: random.Random) -> Any:
+        """A new hand, dealt, waiting for the first bid."""
+
+    @abstractmethod
+    def play_out(self, state: Any, rng: random.Random) -> None:
+        """Make random legal decisions until the hand is over."""
+
+    def play(self, hands: int, rng: random.Random) -> None:
+        """Deal and play ``hands`` hands, one after the other."""
+        deal, play_out = self.deal, self.play_out
+        for _ in range(hands):
+            play_out(deal(rng), rng)
+
+
+class Ours(Engine):
+    name = "blackout"
+
+    def deal(self, rng: random.Random) -> Game:
+        return Game.new(RULES, PLAYERS, seed=rng.getrandbits(63))
+
+    def play_out(self, state: Game, rng: random.Random) -> None:
+        choice = rng.choice
+        while not state.is_over:
+            state.apply(choice(state.legal_actions()))
+
+
+class OpenSpiel(Engine):
+    """OpenSpiel's oh_hell.  Its chance nodes (the dealer, each card dealt, the trump
+    card) all have equally likely outcomes, so a uniform choice samples them exactly."""
+
+    name = "open_spiel"
+
+    def __init__(self, pyspiel: Any) -> None:
+        self.game = pyspiel.load_game(
+            "oh_hell", {"players": len(PLAYERS), "num_tricks_fixed": CARDS_PER_HAND})
+
+    def deal(self, rng: random.Random) -> Any:
+        state = self.game.new_initial_state()
+        choice = rng.choice
+        while state.is_chance_node():
+            state.apply_action(choice(state.chance_outcomes())[0])
+        return state
+
+    def play_out(self, state: Any, rng: random.Random) -> None:
+        choice = rng.choice
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+
+
+def check_same_game(pyspiel: Any, hands: int, seed: int = 12345) -> None:
+    """Play ``hands`` hands in both engines with the same cards and the same moves,
+    and stop the benchmark unless every decision offers the same legal actions to the
+    same player and every hand ends with the same scores."""
+    engine = OpenSpiel(pyspiel)
+    probe = engine.game.new_initial_state()
+    probe.apply_action(CARDS_PER_HAND)  # chance: the number of tricks
+    probe.apply_action(0)               # chance: the dealer; cards are dealt next
+    # OpenSpiel names a card suit first ("DT"), ours rank first ("10D").
+    theirs_to_ours = [Card.parse(name[1:] + name[0]) for name in
+                      (probe.action_to_string(a) for a in range(52))]
+    ours_to_theirs = {card: a for a, card in enumerate(theirs_to_ours)}
+    players = len(PLAYERS)
+    rng = random.Random(seed)
+    for number in range(1, hands + 1):
+        state = engine.deal(rng)
+        # History: number of tricks, dealer, the cards dealt in turn from player 0,
+        # then the trump card.
+        _, dealer, *cards = state.history()
+        dealt = [theirs_to_ours[a] for a in cards]
+        deal = blackout.Deal(hands=[dealt[seat:-1:players] for seat in range(players)],
+                             turn_up=dealt[-1], dealer=dealer)
+        ours = Game.new(RULES, PLAYERS, deals=[deal])
+        while not state.is_terminal():
+            legal = sorted(state.legal_actions())
+            mapped = sorted(_theirs(a, ours_to_theirs) for a in ours.legal_actions())
+            if state.current_player() != ours.to_move or legal != mapped:
+                sys.exit(f"hand {number}: the engines disagree on the legal moves "
+                         f"(OpenSpiel seat {state.current_player()}: {legal}, "
+                         f"ours seat {ours.to_move}: {mapped})")
+            action = rng.choice(legal)
+            state.apply_action(action)
+            ours.apply(str(theirs_to_ours[action]) if action < 52 else str(action - 52))
+        if not ours.is_over or ours.scores != [round(r) for r in state.returns()]:
+            sys.exit(f"hand {number}: the engines disagree on the scores "
+                     f"(OpenSpiel {state.returns()}, ours {ours.scores})")
+
+
+def _theirs(action: Any, ours_to_theirs: dict[Card, int]) -> int:
+    """Our action as OpenSpiel's number: cards 0..51, a bid of n is 52 + n."""
+    return ours_to_theirs[action.card] if isinstance(action, Play) else 52 + action.tricks
+
+
+def measure(engine: Engine, hands: int, seed: int) -> dict[str, float]:
+    """Hands per second dealing and playing one hand after another, then the same
+    work split in two: microseconds a hand to deal, and to make the 52 decisions."""
+    rng = random.Random(seed)
+    gc.collect()
+    start = time.perf_counter()
+    engine.play(hands, rng)
+    rate = hands / (time.perf_counter() - start)
+    gc.collect()
+    start = time.perf_counter()
+    states = [engine.deal(rng) for _ in range(hands)]
+    dealt = time.perf_counter()
+    for state in states:
+        engine.play_out(state, rng)
+    done = time.perf_counter()
+    return {"hands_per_second": rate, "deal_us": (dealt - start) / hands * 1e6,
+            "decisions_us": (done - dealt) / hands * 1e6}
+
+
+def bytes_per_game(stage: str, games: int = 500) -> int:
+    """Memory held by one of our game objects (tracemalloc, shared tables excluded).
+
+    ``stage``: ``"new"`` just dealt, ``"mid"`` after the bids and 6 tricks,
+    ``"over"`` after the hand (history, tricks and the score row included).
+    """
+    rng = random.Random(7)
+    moves = {"new": 0, "mid": len(PLAYERS) * (1 + 6), "over": 10_000}[stage]
+    Ours().play(1, rng)  # load every lazily built table before measuring
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    kept = []
+    for _ in range(games):
+        game = Game.new(RULES, PLAYERS, seed=rng.getrandbits(63))
+        for _ in range(moves):
+            if game.is_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        kept.append(game)
+    used = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    return round(used / games)
+
+
+def versions(pyspiel: Any | None) -> dict[str, str]:
+    out = {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "blackout": blackout.__version__,
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
+    }
+    if pyspiel is not None:
+        out["open_spiel"] = metadata.version("open_spiel")
+    return out
+
+
+def load_pyspiel() -> Any | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def run(hands: int, rounds: int, check: int) -> dict[str, Any]:
+    pyspiel = load_pyspiel()
+    engines: list[Engine] = [Ours()]
+    if pyspiel is not None:
+        check_same_game(pyspiel, check)
+        print(f"same game: {check} hands played move for move in both engines agree",
+              file=sys.stderr)
+        engines.append(OpenSpiel(pyspiel))
+    samples: dict[str, list[dict[str, float]]] = {e.name: [] for e in engines}
+    for round_number in range(rounds):
+        for engine in engines:
+            sample = measure(engine, hands, seed=round_number)
+            samples[engine.name].append(sample)
+            print(f"round {round_number + 1}/{rounds}  {engine.name:<10} "
+                  f"{sample['hands_per_second']:7.0f} hands/s  deal {sample['deal_us']:5.1f} us"
+                  f"  decisions {sample['decisions_us']:6.1f} us", file=sys.stderr)
+    result: dict[str, Any] = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "versions": versions(pyspiel),
+        "hands_per_round": hands,
+        "rounds": rounds,
+        "engines": {name: _summary(runs) for name, runs in samples.items()},
+        "bytes_per_game": {stage: bytes_per_game(stage) for stage in ("new", "mid", "over")},
+    }
+    if pyspiel is not None:
+        result["same_game_checked_hands"] = check
+    if pyspiel is not None:
+        ours, theirs = (result["engines"][name]["hands_per_second"]["median"]
+                        for name in ("blackout", "open_spiel"))
+        result["ratio_blackout_to_open_spiel"] = round(ours / theirs, 2)
+        # Each round's two runs are back to back, so their ratio shares the machine's
+        # load of the moment; the median of these ratios is the steadier comparison.
+        paired = [a["hands_per_second"] / b["hands_per_second"]
+                  for a, b in zip(samples["blackout"], samples["open_spiel"], strict=True)]
+        result["paired_ratio_median"] = round(statistics.median(paired), 2)
+    return result
+
+
+def _summary(runs: list[dict[str, float]]) -> dict[str, Any]:
+    rates = [r["hands_per_second"] for r in runs]
+    return {
+        "hands_per_second": {"median": round(statistics.median(rates)),
+                             "min": round(min(rates)), "max": round(max(rates))},
+        "deal_us_median": round(statistics.median(r["deal_us"] for r in runs), 1),
+        "decisions_us_median": round(statistics.median(r["decisions_us"] for r in runs), 1),
+    }
+
+
+def report(result: dict[str, Any]) -> str:
+    lines = [f"{result['date']}; " + ", ".join(f"{k} {v}" for k, v in
+                                                result["versions"].items())]
+    lines.append(f"{result['rounds']} interleaved rounds of {result['hands_per_round']} hands "
+                 "(4 players, 12 cards, turned-up trump, hook), medians:")
+    for name, summary in result["engines"].items():
+        rate = summary["hands_per_second"]
+        lines.append(f"  {name:<10} {rate['median']:>6} hands/s (min {rate['min']}, "
+                     f"max {rate['max']}); per hand: deal {summary['deal_us_median']} us, "
+                     f"52 decisions {summary['decisions_us_median']} us")
+    if "same_game_checked_hands" in result:
+        lines.append(f"  same game: {result['same_game_checked_hands']} hands played move "
+                     "for move in both engines gave the same legal moves and scores")
+    if "ratio_blackout_to_open_spiel" in result:
+        lines.append(f"  blackout / open_spiel = {result['ratio_blackout_to_open_spiel']} "
+                     f"(ratio of medians); {result['paired_ratio_median']} "
+                     "(median of the per-round ratios)")
+    else:
+        lines.append("  open_spiel is not installed: measured blackout only "
+                     "(pip install -e '.[bench]' to compare)")
+    memory = result["bytes_per_game"]
+    lines.append(f"memory per blackout game object: {memory['new']} bytes new, "
+                 f"{memory['mid']} after bids + 6 tricks, {memory['over']} finished")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000, help="hands per round (1000)")
+    parser.add_argument("--rounds", type=int, default=15, help="rounds per engine (15)")
+    parser.add_argument("--check", type=int, default=200,
+                        help="hands first played move for move in both engines to check "
+                             "they play the same game (200)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = parser.parse_args()
+    if args.hands < 1 or args.rounds < 1 or args.check < 0:
+        parser.error("--hands and --rounds must be at least 1, --check at least 0")
+    if load_pyspiel() is None:
+        print("open_spiel is not installed: measuring blackout only "
+              "(pip install -e '.[bench]' to compare with OpenSpiel's oh_hell)",
+              file=sys.stderr)
+    result = run(args.hands, args.rounds, args.check)
+    print(json.dumps(result, indent=2) if args.json else report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
