@@ -20,6 +20,8 @@ __all__ = ["NAMES", "Bot", "create"]
 # name -> "module:class"; imported on first use so the CLI starts fast.
 _BOTS = {
     "random": "blackout.bots.random_bot:RandomBot",
+    "basic": "blackout.bots.basic:BasicBot",
+    "expert": "blackout.bots.expert:ExpertBot",
 }
 
 #: The bots :func:`create` knows.

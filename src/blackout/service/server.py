@@ -158,8 +158,11 @@ class Service:
         self.db = db
         self.clock = clock
         self.takeover_bot = takeover_bot or default_bot()
+        # One process per bot: the gateway runs threads, and forking a search pool from a
+        # threaded process is unsafe.
         self.bot_budget: dict[str, float] = ({"think": bot_think} if bot_iterations is None
                                              else {"iterations": bot_iterations})
+        self.bot_budget["workers"] = 1
         self.notifier = notifier
         self.outbox = Outbox(db, clock)
 

@@ -1,0 +1,219 @@
+"""The ``expert`` bot against OpenSpiel's ``ISMCTSBot`` on OpenSpiel's own ``oh_hell``.
+
+One hand of 7 or 12 cards, 4 players, a turned-up trump, the hook on the dealer (who
+bids last), 1 point a trick + 10 for an exact bid.  Every deal is played twice: one
+expert seat against three ISMCTS seats, then one ISMCTS seat against three experts
+(the lone seat moves round the table from deal to deal), with the same cards both
+times and the same wall-clock time per decision for every bot.
+
+Each game runs in OpenSpiel and in our engine side by side: OpenSpiel deals (chance
+actions), the deal is mirrored into ours as a :class:`blackout.Deal`, and every move is
+applied to both.  The bench asserts at every decision that both engines offer the same
+legal actions, and at the end that both give the same scores.
+
+Margin per hand = score of the expert seat(s) minus score of the ISMCTS seat(s) (the
+mean over a side when it holds three seats).  Run from the repository root in the
+venv that has open_spiel and blackout::
+
+    /tmp/osvenv/bin/python bench/bots.py --cards 7 --deals 40 --think 0.2
+    /tmp/osvenv/bin/python bench/bots.py --tune --cards 7 --deals 10   # ISMCTS settings
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+
+import pyspiel
+
+from blackout import Deal, Game, variant
+from blackout.arena import mean_interval
+from blackout.bots.expert import ExpertBot
+from blackout.core.actions import BIDS, PLAYS, Action, Bid, Play
+
+PLAYERS = 4
+# OpenSpiel's suits are C, D, S, H (kSuitChar "CDSH"), ours C, D, H, S.
+_OUR_SUIT = (0, 1, 3, 2)
+_OS_SUIT = (0, 1, 3, 2)
+
+
+def os_card_to_ours(card: int) -> int:
+    """OpenSpiel card id ``rank * 4 + suit`` to ours ``suit * 13 + rank``."""
+    rank, suit = divmod(card, 4)
+    return _OUR_SUIT[suit] * 13 + rank
+
+
+def our_card_to_os(card: int) -> int:
+    suit, rank = divmod(card, 13)
+    return rank * 4 + _OS_SUIT[suit]
+
+
+def os_action_to_ours(action: int) -> Action:
+    """Bids are ``52 + n`` in OpenSpiel's oh_hell, cards are card ids."""
+    return BIDS[action - 52] if action >= 52 else PLAYS[os_card_to_ours(action)]
+
+
+def our_action_to_os(action: Action) -> int:
+    if isinstance(action, Bid):
+        return 52 + action.tricks
+    assert isinstance(action, Play)
+    return our_card_to_os(action.card)
+
+
+def our_rules(cards: int):
+    """OpenSpiel's oh_hell in our terms: the standard preset with its options."""
+    return variant("standard", schedule=[cards], scoring="tricks_plus_ten", hook=True,
+                   last_hand_no_trump=False, tiebreak="shared")
+
+
+def deal_openspiel(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
+    """A new OpenSpiel state with the chance moves (hand size, dealer, cards) made."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        actions, _ = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choice(actions))
+    return state
+
+
+def mirror_deal(state: pyspiel.State, cards: int) -> Deal:
+    """Our Deal for an OpenSpiel state just dealt: seat ``p`` is OpenSpiel's player ``p``."""
+    history = state.history()
+    # History: [hand size, dealer, then the dealt cards in order, the last one is trump].
+    dealer = history[1]
+    dealt = history[2:2 + PLAYERS * cards]
+    hands = [[os_card_to_ours(c) for c in dealt[p::PLAYERS]] for p in range(PLAYERS)]
+    return Deal(hands=hands, turn_up=os_card_to_ours(history[2 + PLAYERS * cards]),
+                dealer=dealer)
+
+
+class ISMCTS:
+    """OpenSpiel's C++ information-set MCTS with a wall-clock budget per decision."""
+
+    def __init__(self, seed: int, think: float, uct_c: float, final_policy: str,
+                 rollouts: int) -> None:
+        evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
+        policy = getattr(pyspiel.ISMCTSFinalPolicyType, final_policy)
+        self.bot = pyspiel.ISMCTSBot(seed, evaluator, uct_c, 10**7, -1, policy, False, False,
+                                     think)
+        self._evaluator = evaluator  # keep it alive as long as the bot
+
+    def step(self, state: pyspiel.State) -> int:
+        return self.bot.step(state)
+
+
+def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seats: set[int],
+              think: float, ismcts_settings: dict, seed: int) -> tuple[list[int], float, float]:
+    """Play one deal; return the scores, and mean decision seconds (expert, ISMCTS)."""
+    state = deal_openspiel(os_game, random.Random(deal_rng_seed))
+    deal = mirror_deal(state, cards)
+    game = Game.new(our_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
+    experts = {s: ExpertBot(seed=seed * 10 + s, think=think) for s in expert_seats}
+    ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
+              for s in range(PLAYERS) if s not in expert_seats}
+    times: dict[str, list[float]] = {"expert": [], "ismcts": []}
+    while not state.is_terminal():
+        seat = state.current_player()
+        assert seat == game.to_move, (seat, game.to_move)
+        theirs = sorted(state.legal_actions())
+        ours = sorted(our_action_to_os(a) for a in game.legal_actions())
+        assert theirs == ours, (theirs, ours)
+        start = time.perf_counter()
+        if seat in experts:
+            move = our_action_to_os(experts[seat].choose(game.view(seat)))
+            times["expert"].append(time.perf_counter() - start)
+        else:
+            move = ismcts[seat].step(state)
+            times["ismcts"].append(time.perf_counter() - start)
+        state.apply_action(move)
+        game.apply(os_action_to_ours(move))
+    scores = [int(x) for x in state.returns()]
+    assert game.is_over and game.scores == scores, (game.scores, scores)
+    return scores, _mean(times["expert"]), _mean(times["ismcts"])
+
+
+def _mean(values: list[float]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
+def run(cards: int, deals: int, think: float, seed: int, settings: dict) -> dict:
+    os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": cards})
+    lone_expert, lone_ismcts, both = [], [], []
+    exact = {"expert": [0, 0], "ismcts": [0, 0]}
+    times = {"expert": [], "ismcts": []}
+    for index in range(deals):
+        lone = index % PLAYERS
+        margins = []
+        for expert_seats in ({lone}, set(range(PLAYERS)) - {lone}):
+            scores, t_expert, t_ismcts = play_deal(os_game, seed * 100003 + index, cards,
+                                                   expert_seats, think, settings,
+                                                   seed + index)
+            e = [scores[s] for s in expert_seats]
+            i = [scores[s] for s in range(PLAYERS) if s not in expert_seats]
+            margin = statistics.fmean(e) - statistics.fmean(i)
+            margins.append(margin)
+            for side, seats in (("expert", expert_seats),
+                                ("ismcts", set(range(PLAYERS)) - expert_seats)):
+                for s in seats:
+                    exact[side][0] += scores[s] >= 10  # +10 only for an exact bid
+                    exact[side][1] += 1
+            times["expert"].append(t_expert)
+            times["ismcts"].append(t_ismcts)
+        lone_expert.append(margins[0])
+        lone_ismcts.append(margins[1])
+        both.append((margins[0] + margins[1]) / 2)
+        print(f"deal {index + 1}/{deals}: margin {margins[0]:+.1f} (1 expert), "
+              f"{margins[1]:+.1f} (3 experts)", file=sys.stderr, flush=True)
+    return {
+        "cards": cards, "deals": deals, "think": think, "seed": seed, "ismcts": settings,
+        "margin_one_expert": _interval(lone_expert),
+        "margin_three_experts": _interval(lone_ismcts),
+        "margin_both": _interval(both),
+        "exact_rate": {k: m / n for k, (m, n) in exact.items()},
+        "seconds_per_decision": {k: _mean(v) for k, v in times.items()},
+    }
+
+
+def _interval(values: list[float]) -> dict:
+    interval = mean_interval(values)
+    return {"mean": round(interval.mean, 3), "ci95": round(interval.half_width, 3),
+            "n": interval.n}
+
+
+TUNING = [
+    {"uct_c": 2.0, "final_policy": "MAX_VISIT_COUNT", "rollouts": 1},
+    {"uct_c": 5.0, "final_policy": "MAX_VISIT_COUNT", "rollouts": 1},
+    {"uct_c": 10.0, "final_policy": "MAX_VISIT_COUNT", "rollouts": 1},
+    {"uct_c": 5.0, "final_policy": "MAX_VALUE", "rollouts": 1},
+    {"uct_c": 5.0, "final_policy": "NORMALIZED_VISIT_COUNT", "rollouts": 1},
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=7, choices=range(1, 13), metavar="N")
+    parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument("--think", type=float, default=0.2,
+                        help="seconds per decision for every bot (default 0.2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--uct-c", type=float, default=5.0)
+    parser.add_argument("--final-policy", default="MAX_VISIT_COUNT",
+                        choices=["MAX_VISIT_COUNT", "MAX_VALUE", "NORMALIZED_VISIT_COUNT"])
+    parser.add_argument("--rollouts", type=int, default=1,
+                        help="random rollouts per ISMCTS leaf evaluation")
+    parser.add_argument("--tune", action="store_true",
+                        help="run every ISMCTS setting of TUNING on the same deals")
+    args = parser.parse_args()
+    grid = TUNING if args.tune else [{"uct_c": args.uct_c, "final_policy": args.final_policy,
+                                      "rollouts": args.rollouts}]
+    for settings in grid:
+        result = run(args.cards, args.deals, args.think, args.seed, settings)
+        print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

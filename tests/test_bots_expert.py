@@ -1,0 +1,316 @@
+"""The search bot, its simulator and its sampler; legality of every bot everywhere."""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import blackout
+from blackout import Deal, Game, bots, variant
+from blackout.bots.expert import ExpertBot, _distinct_plays
+from blackout.bots.playout import (
+    NO_TRUMP,
+    choose_card,
+    estimate_tricks,
+    goals_for,
+    play_out,
+    trick_winner_position,
+)
+from blackout.bots.sampling import Sampler
+from blackout.core.actions import BIDS, ChooseTrump, Play
+from blackout.core.cards import SUIT_MASKS, Suit, mask_of
+from blackout.core.rules import PRESETS
+from blackout.core.scoring import hand_points
+
+# Rules small enough to play many positions quickly, one per preset.
+SMALL = {
+    "pbmserv": variant("pbmserv", schedule=[1, 2, 3]),
+    "standard": variant("standard", schedule=[3, 2]),
+    "nullo": variant("nullo", schedule=[2, 4]),
+    "partnership": variant("partnership", max_hands=1),
+    "potomac": variant("potomac", schedule=[3, 1, 2]),
+}
+
+
+def _players(rules: blackout.Rules, extra: int = 0) -> list[str]:
+    count = min(rules.min_players + extra, rules.max_players)
+    return [f"p{i}" for i in range(count)]
+
+
+def _random_position(rules: blackout.Rules, seed: int, moves: int, extra: int = 0) -> Game:
+    game = Game.new(rules, _players(rules, extra), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+# -- the simulator agrees with the engine --------------------------------------------------
+
+
+def _engine_playout(game: Game) -> None:
+    """Play the engine's hand to its end choosing every card with the simulator's policy."""
+    goals = goals_for(game.rules, list(game.bids))
+    hand_index = game.hand_index
+    while not game.is_over and game.hand_index == hand_index:
+        seat = game.to_move
+        assert seat is not None and game.phase == "play"
+        trump = NO_TRUMP if game.trump is None else int(game.trump)
+        remaining = 0
+        for hand in game.hands:
+            remaining |= hand
+        trick = list(game.trick_cards)
+        ally_winning = False
+        if goals.teams and trick and goals.targets[(seat + 2) % 4] != -99:
+            assert game.leader is not None
+            ally_winning = (game.leader + trick_winner_position(trick, trump)) % 4 == (seat + 2) % 4
+        card = choose_card(game.hands[seat], remaining & ~game.hands[seat], trick, trump,
+                           goals.need(seat, game.tricks_won), len(trick) == game.n - 1,
+                           ally_winning)
+        game.apply(Play(blackout.Card(card)))
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_simulator_plays_hands_exactly_like_the_engine(name: str) -> None:
+    rules = variant(name, max_hands=1) if name == "partnership" else PRESETS[name]
+    for seed in range(12):
+        game = Game.new(rules, _players(rules, extra=seed % 3), seed=seed)
+        rng = random.Random(seed)
+        while game.phase != "play" or game.blind:
+            game.apply(rng.choice(game.legal_actions()))
+            if game.is_over:
+                break
+        if game.is_over:
+            continue
+        trump = NO_TRUMP if game.trump is None else int(game.trump)
+        assert game.leader is not None
+        bids = list(game.bids)
+        won = play_out(list(game.hands), trump, game.leader, [], [0] * game.n,
+                       goals_for(rules, bids))
+        cards = game.cards
+        _engine_playout(game)
+        result = game.hands_played[-1]
+        assert list(result.tricks) == won
+        assert result.points == hand_points(rules, cards, bids, won, result.declarer)
+
+
+def test_policy_wins_when_it_needs_and_ducks_when_it_does_not() -> None:
+    hand = mask_of(["AH", "2H", "KS"])
+    others = mask_of(["QH", "3H", "AS"])
+    trick = [int(blackout.Card.parse("10H"))]
+    ace, two = int(blackout.Card.parse("AH")), int(blackout.Card.parse("2H"))
+    assert choose_card(hand, others, trick, NO_TRUMP, 1, False, False) == ace
+    assert choose_card(hand, others, trick, NO_TRUMP, 0, False, False) == two
+    # Leading with tricks to take: a master card; with none to take: the lowest.
+    assert choose_card(hand, others, [], NO_TRUMP, 1, False, False) == ace
+    assert choose_card(hand, others, [], NO_TRUMP, 0, False, False) == two
+
+
+@pytest.mark.parametrize("cards", [3, 7, 13])
+def test_hand_estimates_average_the_fair_share_of_tricks(cards: int) -> None:
+    rng = random.Random(cards)
+    total = 0.0
+    hands = 400
+    for _ in range(hands):
+        deck = rng.sample(range(52), 52)
+        trump = deck[4 * cards] // 13 if cards < 13 else NO_TRUMP
+        total += estimate_tricks(sum(1 << c for c in deck[:cards]), trump, 4)
+    assert abs(total / hands - cards / 4) < 0.1 * cards
+
+
+# -- the sampler -----------------------------------------------------------------------------
+
+
+def test_samples_respect_voids_counts_and_seen_cards() -> None:
+    rules = variant("standard", schedule=[5], last_hand_no_trump=False)
+    game = Game.new(rules, ["a", "b", "c", "d"], deals=[Deal(
+        hands=[["AS", "KS", "QS", "2H", "3H"], ["2S", "4D", "5D", "6D", "7D"],
+               ["3S", "8D", "9D", "10D", "JD"], ["4S", "2C", "3C", "4C", "5C"]],
+        turn_up="AH", dealer=3)])
+    for bid in ["1", "1", "1", "1"]:
+        game.apply(bid)
+    game.apply("AS")  # a, left of the dealer, leads; b (seat 1) decides next
+    view = game.view(1)
+    sampler = Sampler(view)
+    rng = random.Random(1)
+    for _ in range(50):
+        hands = sampler.sample(rng)
+        assert hands[1] == view.hand
+        seen = view.hand | view.played | (1 << int(view.turn_up or 0))
+        for seat in (0, 2, 3):
+            assert not hands[seat] & seen
+        assert [h.bit_count() for h in hands] == [4, 5, 5, 5]
+    # Now a seat fails to follow: it must never be dealt that suit again.
+    rules = variant("standard", schedule=[3], last_hand_no_trump=False)
+    game = Game.new(rules, ["a", "b", "c"], deals=[Deal(
+        hands=[["AS", "KS", "2H"], ["QS", "3H", "4H"], ["2C", "3C", "4C"]], turn_up="2D",
+        dealer=2)])
+    for move in ["1", "1", "0", "AS", "QS", "2C"]:
+        game.apply(move)
+    view = game.view(0)
+    assert Suit.SPADES in view.voids()[2]
+    sampler = Sampler(view)
+    for _ in range(50):
+        hands = sampler.sample(rng)
+        assert not hands[2] & SUIT_MASKS[Suit.SPADES]
+
+
+# -- the bot's decisions ----------------------------------------------------------------------
+
+
+def test_expert_is_repeatable_from_its_seed() -> None:
+    game = _random_position(SMALL["potomac"], seed=5, moves=6)
+    view = game.view(game.to_move)
+    first = [ExpertBot(seed=9, iterations=15).choose(view) for _ in range(3)]
+    assert first[0] == first[1] == first[2]
+
+
+def test_two_workers_split_a_fixed_budget_repeatably() -> None:
+    game = _random_position(SMALL["standard"], seed=8, moves=4)
+    view = game.view(game.to_move)
+    bots_ = [ExpertBot(seed=4, iterations=7, workers=2) for _ in range(2)]
+    verdicts = [bot._search(view) for bot in bots_]
+    assert verdicts[0] == verdicts[1]
+    assert verdicts[0].deals == 7
+    assert verdicts[0].action in game.legal_actions()
+
+
+def test_equal_cards_are_searched_once() -> None:
+    legal = [Play(blackout.Card.parse(c)) for c in ["QS", "JS", "9S", "2H", "3H", "5H"]]
+    unseen = mask_of(["10S", "4H", "KS"])  # between 9S and JS, and 3H and 5H
+    assert [str(p) for p in _distinct_plays(legal, unseen)] == ["2H", "5H", "9S", "JS"]
+
+
+def test_expert_takes_sure_tricks_it_bid_for() -> None:
+    # Four players, two cards each; the expert holds the two top trumps and bids 2.
+    deal = Deal(hands=[["AS", "KS"], ["2H", "3H"], ["4H", "5H"], ["6H", "7H"]],
+                turn_up="2S", dealer=3)
+    game = Game.new(variant("standard", schedule=[2], tiebreak="shared"), list("abcd"),
+                    deals=[deal])
+    bot = ExpertBot(seed=1, iterations=30)
+    assert bot.choose(game.view(0)) == BIDS[2]
+
+
+def test_expert_names_its_long_suit_as_potomac_declarer() -> None:
+    deal = Deal(hands=[["AS", "KS", "QS", "JS", "10S"], ["2H", "3H", "4H", "5H", "6H"],
+                       ["2C", "3C", "4C", "5C", "6C"], ["2D", "3D", "4D", "5D", "6D"]],
+                dealer=3)
+    game = Game.new(variant("potomac", schedule=[5]), list("abcd"), deals=[deal])
+    for bid in ["5", "0", "0", "1"]:
+        game.apply(bid)
+    assert game.phase == "trump" and game.to_move == 0
+    action, reason = ExpertBot(seed=1, iterations=20).hint(game.view(0))
+    assert action == ChooseTrump(Suit.SPADES)
+    assert "spades" in reason
+
+
+def test_expert_bids_the_blind_hand_from_the_other_cards() -> None:
+    # pbmserv's first hand: the others hold the three top spades, and trump is spades,
+    # so whatever the expert's unseen card is, it cannot win: it must bid 0.
+    deal = Deal(hands=[["2H"], ["AS"], ["KS"], ["QS"]], turn_up="JS")
+    rules = variant("pbmserv", schedule=[1, 2])
+    game = Game.new(rules, list("abcd"), deals=[deal, Deal(
+        hands=[["2C", "3C"], ["4C", "5C"], ["6C", "7C"], ["8C", "9C"]], turn_up="2D")])
+    view = game.view(0)
+    assert view.blind and view.hand == 0
+    action, reason = ExpertBot(seed=3, iterations=20).hint(view)
+    assert action == BIDS[0]
+    assert reason
+
+
+def test_hint_explains_a_card_by_the_tricks_still_needed() -> None:
+    game = Game.new(variant("standard", schedule=[2], tiebreak="shared"), list("abcd"),
+                    deals=[Deal(hands=[["AS", "2C"], ["2H", "3H"], ["4H", "5H"],
+                                       ["6H", "7H"]], turn_up="2S", dealer=3)])
+    for bid in ["1", "0", "0", "0"]:
+        game.apply(bid)
+    action, reason = ExpertBot(seed=1, iterations=10).hint(game.view(0))
+    assert action == Play(blackout.Card.parse("AS"))
+    assert reason.startswith("need 1 more trick: take it")
+
+
+def test_hint_refuses_when_there_is_nothing_to_decide() -> None:
+    game = Game.new(variant("standard", schedule=[2]), list("abc"), seed=1)
+    other = (game.to_move + 1) % 3
+    with pytest.raises(ValueError, match="nothing"):
+        ExpertBot(iterations=2).hint(game.view(other))
+
+
+def test_bad_budgets_are_refused() -> None:
+    with pytest.raises(ValueError, match="iterations"):
+        bots.create("expert", iterations=0)
+    with pytest.raises(ValueError, match="think"):
+        bots.create("expert", think=0)
+
+
+# -- every bot, every preset: legal actions only, from a view alone ------------------------------
+
+
+def _bot(name: str, seed: int) -> bots.Bot:
+    return bots.create(name, seed=seed, iterations=3) if name == "expert" else \
+        bots.create(name, seed=seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(sorted(SMALL)), seed=st.integers(0, 10**6),
+       moves=st.integers(0, 40), extra=st.integers(0, 3),
+       bot_name=st.sampled_from(sorted(bots.NAMES)))
+def test_every_bot_only_returns_legal_actions(name: str, seed: int, moves: int, extra: int,
+                                              bot_name: str) -> None:
+    game = _random_position(SMALL[name], seed, moves, extra)
+    if game.is_over:
+        return
+    bot = _bot(bot_name, seed)
+    for seat in range(game.n):
+        view = game.view(seat)
+        action = bot.choose(view)
+        if seat == game.to_move:
+            assert action in game.legal_actions()
+        elif action is not None:  # a Potomac bid change: legal for that seat
+            assert action in game.legal_actions(seat)
+
+
+@pytest.mark.parametrize("bot_name", sorted(bots.NAMES))
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_every_bot_finishes_every_preset(bot_name: str, name: str) -> None:
+    game = Game.new(SMALL[name], _players(SMALL[name], 1), seed=7)
+    players = [_bot(bot_name, seat) for seat in range(game.n)]
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        for other in range(game.n):
+            if other != seat and game.legal_actions(other):
+                change = players[other].choose(game.view(other))
+                if change is not None:
+                    game.apply(change, seat=other)
+        game.apply(players[seat].choose(game.view(seat)))
+    assert game.winners
+
+
+def test_a_view_reaches_neither_the_game_nor_hidden_hands() -> None:
+    game = _random_position(variant("standard", schedule=[5]), seed=3, moves=9)
+    view = game.view(1)
+    # Nothing the view holds, to any depth, is the game or one of its lists.
+    seen: set[int] = set()
+    stack: list[object] = [view]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        assert not isinstance(obj, Game)
+        assert obj is not game.hands and obj is not game.bids
+        if isinstance(obj, type):
+            continue
+        stack.extend(gc.get_referents(obj))
+    assert [h is None for h in view.hands] == [s != 1 for s in range(game.n)]
+    # Nor do any other hands hide in it: the unseen cards include all of them.
+    for seat in range(game.n):
+        if seat != 1:
+            assert game.hands[seat] & view.unseen() == game.hands[seat]
