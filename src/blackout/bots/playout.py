@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from blackout.core.actions import Bid, BidAction
+from blackout.core.game import trick_winner_position
 from blackout.core.rules import Rules
 from blackout.core.scoring import team_contract
 
@@ -73,20 +74,6 @@ def goals_for(rules: Rules, bids: Sequence[BidAction | None]) -> Goals:
             else:
                 targets[seat] = contract.tricks
     return Goals(tuple(targets), teams=True)
-
-
-def trick_winner_position(cards: list[int], trump: int) -> int:
-    """The position (0 = leader) of the winning card of a trick."""
-    best = cards[0]
-    pos = 0
-    for i in range(1, len(cards)):
-        card = cards[i]
-        if card // 13 == best // 13:
-            if card > best:
-                best, pos = card, i
-        elif card // 13 == trump:
-            best, pos = card, i
-    return pos
 
 
 def _suit_cards() -> tuple[tuple[tuple[int, ...], ...], ...]:

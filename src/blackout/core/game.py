@@ -152,19 +152,25 @@ _KEYS = struct.Struct("<52Q")  # little-endian whatever the machine: the same de
 _BITS = tuple(1 << c for c in range(52))
 
 
-def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players: int) -> int:
-    """The seat that wins a trick: highest trump, else highest card of the suit led."""
+def trick_winner_position(cards: Sequence[int], trump: int) -> int:
+    """The position (0 = the lead) of the card that wins a trick: the highest trump, else
+    the highest card of the suit led.  ``trump`` is a suit number, or -1 for no trump."""
     best = cards[0]
     best_pos = 0
-    trump_suit = -1 if trump is None else int(trump)
     for pos in range(1, len(cards)):
         card = cards[pos]
         if card // 13 == best // 13:
             if card > best:
                 best, best_pos = card, pos
-        elif card // 13 == trump_suit:
+        elif card // 13 == trump:
             best, best_pos = card, pos
-    return (leader + best_pos) % players
+    return best_pos
+
+
+def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players: int) -> int:
+    """The seat that wins a trick led by ``leader``."""
+    position = trick_winner_position(cards, -1 if trump is None else int(trump))
+    return (leader + position) % players
 
 
 class Game:
