@@ -176,7 +176,8 @@ def test_check_timeouts_from_cron(sqlite_cli):
         out = cli.ok("check-timeouts", "--remind-after", "0", "--give-up-after", "100", *mail)
         assert out == ("1 reminded, 0 replaced by a computer player, 0 forfeited; "
                        "0 mail(s) waiting for the relay\n")
-        (reminder,) = sink.take(1)
+        mails = sink.take(5)  # the challenge's board to each player, and ann's reminder
+        (reminder,) = [m for m in mails if m["Subject"] == "blackout Board 101 reminder"]
         assert reminder["To"] == "ann@example.org" and reminder["From"] == "server@test.example"
         out = cli.ok("check-timeouts", "--remind-after", "0", "--give-up-after", "0", *mail)
         assert out.startswith("0 reminded, 1 replaced by a computer player, 0 forfeited")
@@ -192,3 +193,44 @@ def test_check_timeouts_from_cron(sqlite_cli):
                  "--relay-port", str(free_port()))
     assert out == ("1 reminded, 0 replaced by a computer player, 0 forfeited; "
                    "1 mail(s) waiting for the relay\n")
+
+
+def test_a_command_line_move_is_mailed_to_every_player(cli):
+    """Moves made with the ``blackout`` command line queue the same mail as the gateway:
+    each person playing gets the board from their own seat, delivered by check-timeouts."""
+    from aiosmtpd.controller import Controller
+
+    from blackout.commands import board_text
+
+    from .test_mail import Sink, by_recipient, free_port
+    from .test_visibility import card_words, hidden_from
+
+    add_people(cli.db_url, "ann", "bob", "cy")
+    sink = Sink()
+    relay = Controller(sink, hostname="127.0.0.1", port=free_port())
+    relay.start()
+    try:
+        deliver = ("check-timeouts", "--relay-host", "127.0.0.1", "--relay-port",
+                   str(relay.port), "--address", "server@test.example")
+        cli.ok("challenge", "-inorder", "-seed=2", "ann", "bob", "cy", "bot:random")
+        assert cli.ok(*deliver).endswith("; 0 mail(s) waiting for the relay\n")
+        started = sink.take(3)  # the new board to each person; the computer gets none
+        assert all(m["Subject"] == "blackout Board 101 ann" for m in started)
+        cli.ok("move", "101", "ann", "ann-pw", "0", "--comment", "good luck")
+        assert cli.ok(*deliver).endswith("; 0 mail(s) waiting for the relay\n")
+        boards = by_recipient(sink.take(3))
+    finally:
+        relay.stop()
+    assert sorted(boards) == ["ann@example.org", "bob@example.org", "cy@example.org"]
+    database = Database(cli.db_url)
+    snap = Service(database).snapshot(101)
+    database.dispose()
+    assert len(snap.moves) == 1  # the board after ann's move, waiting for bob
+    for seat, userid in enumerate(("ann", "bob", "cy")):
+        board = boards[f"{userid}@example.org"]
+        assert board["From"] == "server@test.example"
+        assert board["Subject"] == "blackout Board 101 bob"
+        text = board.get_content().replace("\r\n", "\n")
+        assert text.startswith("Move #1: ann 0 saying: good luck\n")
+        assert text.rstrip("\n").endswith(board_text(snap, seat))  # from their own seat
+        assert not card_words(text) & hidden_from(snap.game, seat)

@@ -10,7 +10,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from blackout import variant
-from blackout.mail import Gateway, GatewayConfig
+from blackout.mail import Gateway, GatewayConfig, mail_notices
 from blackout.service import ServiceError
 from blackout.service.outbox import retry_delay
 from blackout.storage import MoveRow, OutboxMail
@@ -114,12 +114,12 @@ def test_a_relay_that_refuses_one_recipient_does_not_hold_up_the_others(service,
 
 def test_notifications_are_written_in_the_moves_transaction(service, people, database):
     """If the mail cannot be written, the move is not made either (and vice versa)."""
-    gateway = Gateway(service, GatewayConfig())
+    service.notifier = mail_notices  # as every front end installs it
     board = service.challenge(["ann", "bob", "cy", "di"], PBM, seed=2).board
     before = len(outbox_rows(database))
 
     def broken(reader, events):
-        gateway.notices(reader, events)
+        mail_notices(reader, events)
         raise RuntimeError("the disk is full")
 
     service.notifier = broken
@@ -128,7 +128,7 @@ def test_notifications_are_written_in_the_moves_transaction(service, people, dat
     with database.transaction() as session:
         assert session.scalars(select(MoveRow)).all() == []
     assert len(outbox_rows(database)) == before
-    service.notifier = gateway.notices
+    service.notifier = mail_notices
     with pytest.raises(ServiceError, match="It is not your move"):
         service.move(board, "bob", "bob-pw", "0")
     assert len(outbox_rows(database)) == before  # a refused move mails nobody

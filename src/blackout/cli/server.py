@@ -2,7 +2,8 @@
 
 Each command of :mod:`blackout.commands` becomes a sub-command that hands its words to
 the command language unparsed (pbmserv's ``-inorder`` style options are not argparse's),
-after taking out ``--db URL``, ``--comment TEXT`` and ``--bot-think SECONDS``.
+after taking out ``--db URL``, ``--comment TEXT`` and ``--bot-think SECONDS``.  Their
+mail (the board to each player after a move...) goes to the outbox as the gateway's does.
 ``blackout mail-gateway`` runs the e-mail front end; ``blackout check-timeouts`` runs its
 idle-player check once (for cron) and sends the mail that is due.
 
@@ -24,6 +25,7 @@ from blackout.commands.usage import BOARD_AT, HELP, USAGE
 if TYPE_CHECKING:
     from blackout.mail import GatewayConfig
     from blackout.service import Service
+    from blackout.storage import Database
 
 RunFunction = Callable[[argparse.Namespace], int]
 # argparse would take "-inorder" for an option of its own; with NUL (which no command-line
@@ -123,13 +125,12 @@ def _run_words(words: list[str], db: str | None, comment: str | None,
         return 0
     from sqlalchemy.exc import SQLAlchemyError
 
-    from blackout.service import Service
     from blackout.storage import Database
 
     try:
         database = Database(db)
         try:
-            service = Service(database, **_think(bot_think))
+            service = _mailing_service(database, bot_think)
             reply = execute(service, words, comment=comment)
         finally:
             database.dispose()
@@ -139,9 +140,15 @@ def _run_words(words: list[str], db: str | None, comment: str | None,
     return 0
 
 
-def _think(bot_think: float | None) -> dict[str, float]:
-    """The service's ``bot_think`` argument, when one was given."""
-    return {} if bot_think is None else {"bot_think": bot_think}
+def _mailing_service(database: Database, bot_think: float | None) -> Service:
+    """A service that queues the same mail as the gateway: whichever front end makes a
+    move, the players who play by mail get the board in the outbox, in the move's own
+    transaction, for ``mail-gateway`` or ``check-timeouts`` to deliver."""
+    from blackout.mail import mail_notices
+    from blackout.service import Service
+
+    think = {} if bot_think is None else {"bot_think": bot_think}
+    return Service(database, notifier=mail_notices, **think)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -209,10 +216,9 @@ def _gateway_config(args: argparse.Namespace) -> GatewayConfig:
 
 
 def _open_service(args: argparse.Namespace) -> Service:
-    from blackout.service import Service
     from blackout.storage import Database
 
-    return Service(Database(args.db), **_think(args.bot_think))
+    return _mailing_service(Database(args.db), args.bot_think)
 
 
 def run_gateway(args: argparse.Namespace) -> int:

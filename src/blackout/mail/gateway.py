@@ -7,7 +7,8 @@ own seat, Subject ``blackout Board N <next player>``.  An error goes only to the
 with the board and the original message quoted.
 
 Nothing is mailed directly: the service writes each notification to the outbox in the
-transaction of the move it tells about, answers are written right after the command, and
+transaction of the move it tells about (composed by :func:`~blackout.mail.mail_notices`,
+the notifier of every front end), answers are written right after the command, and
 :meth:`Gateway.deliver` sends what is due, retrying refused mail later (see
 :mod:`blackout.service.outbox`).  A relay that is down delays mail; it loses none.
 """
@@ -29,20 +30,9 @@ from typing import Any
 
 from blackout.commands import CommandError, board_text, execute
 from blackout.commands.language import BOARD
-from blackout.service import (
-    Event,
-    GameEnded,
-    GameForfeited,
-    GameStarted,
-    MoveAccepted,
-    QueuedMoveRefused,
-    Reminder,
-    SeatTakenOver,
-    Service,
-    ServiceError,
-)
+from blackout.mail.notices import mail_notices
+from blackout.service import Event, Service, ServiceError
 from blackout.service.outbox import Notice, PendingMail
-from blackout.service.server import Reader
 
 MAX_COMMENT = 1000
 #: How often the running gateway looks for mail that is due (retries, leftovers).
@@ -63,16 +53,17 @@ class GatewayConfig:
 
 
 class Gateway:
-    """Turns incoming mail into commands and events into outgoing mail.
+    """Turns incoming mail into commands and delivers the outbox through the relay.
 
-    It becomes ``service``'s notifier: from then on every write of the service puts the
-    mail about it in the outbox, in the same transaction.
+    It makes :func:`~blackout.mail.notices.mail_notices` ``service``'s notifier (as every
+    front end does): every write of the service puts the mail about it in the outbox, in
+    the same transaction.
     """
 
     def __init__(self, service: Service, config: GatewayConfig) -> None:
         self.service = service
         self.config = config
-        service.notifier = self.notices
+        service.notifier = mail_notices
 
     # -- incoming -----------------------------------------------------------------------
 
@@ -104,28 +95,6 @@ class Gateway:
         return Notice(sender, f"Re: {subject} (error)", "\n".join(parts))
 
     # -- outgoing -----------------------------------------------------------------------
-
-    def notices(self, reader: Reader, events: list[Event]) -> list[Notice]:
-        """Mail telling players what happened (boards after moves, reminders...), composed
-        inside the transaction that made it happen."""
-        notices: list[Notice] = []
-        boards: dict[int, list[str]] = {}
-        for event in events:
-            if isinstance(event, MoveAccepted | GameStarted | GameEnded | SeatTakenOver
-                          | GameForfeited):
-                boards.setdefault(event.board, []).append(_describe(event))
-            elif isinstance(event, QueuedMoveRefused):
-                notices += _to_user(reader, event.userid,
-                                    f"blackout Board {event.board} queued move",
-                                    f"Your queued move {event.action} on board {event.board}"
-                                    f" was not played: {event.reason}")
-            elif isinstance(event, Reminder):
-                notices += _to_user(reader, event.userid,
-                                    f"blackout Board {event.board} reminder",
-                                    f"It is your move on board {event.board}.")
-        for board, lines in boards.items():
-            notices += _board_notices(reader, board, lines)
-        return notices
 
     def deliver(self) -> int:
         """Send the outbox's mail that is due through the relay; how many were sent.
@@ -193,26 +162,6 @@ class Gateway:
         self.deliver()
 
 
-def _board_notices(reader: Reader, board: int, happened: list[str]) -> list[Notice]:
-    snap = reader.snapshot(board)
-    game = snap.game
-    next_player = "game over" if game.to_move is None or snap.row.status != "active" \
-        else snap.controller(game.to_move)
-    notices = []
-    for seat, userid in snap.humans:
-        email = reader.email_of(userid)
-        if email is not None:
-            notices.append(Notice(email, f"blackout Board {board} {next_player}",
-                                  board_text(snap, seat), summary="\n".join(happened),
-                                  topic=f"board {board}"))
-    return notices
-
-
-def _to_user(reader: Reader, userid: str, subject: str, text: str) -> list[Notice]:
-    email = reader.email_of(userid)
-    return [] if email is None else [Notice(email, subject, text)]
-
-
 def _first_line(exc: BaseException) -> str:
     text = str(getattr(exc, "orig", None) or exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
@@ -253,23 +202,6 @@ def _comment(message: EmailMessage) -> str | None:
             lines.append(line.rstrip())
     text = "\n".join(lines).strip()
     return text[:MAX_COMMENT] or None
-
-
-def _describe(event: Event) -> str:
-    if isinstance(event, MoveAccepted):
-        how = {"bot": " (computer)", "queued": " (queued)"}.get(event.kind, "")
-        said = f" saying: {event.comment}" if event.comment else ""
-        return f"Move #{event.number}: {event.player} {event.action}{how}{said}"
-    if isinstance(event, GameStarted):
-        return f"Board {event.board} started: {', '.join(event.players)}"
-    if isinstance(event, GameEnded):
-        return f"The game has ended. Winner: {', '.join(event.winners) or 'nobody'}"
-    if isinstance(event, SeatTakenOver):
-        why = "resigned" if event.reason == "resigned" else "did not move in time"
-        return f"{event.userid} {why}; {event.bot} plays the seat now"
-    if isinstance(event, GameForfeited):
-        return f"{event.userid} did not move in time and forfeits the game"
-    return ""
 
 
 def serve_forever(service: Service, config: GatewayConfig) -> None:
