@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 
@@ -59,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--iterations must be at least 1")
     if args.plot and not args.plot.lower().endswith(".png"):
         raise UserError("--plot needs a file name ending in .png")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        raise UserError("--plot needs matplotlib: pip install 'blackout[plot]'")
     options = parse_options(args.option)
     rules = variant(args.variant, **options)  # bad options fail here, before the bar
     rules.check_players(len(seats))
