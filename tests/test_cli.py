@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,16 +16,18 @@ import pytest
 from blackout import Game, variant
 from blackout.bots import create
 from blackout.cli.main import main
+from blackout.cli.play import help_text
 from blackout.core.cards import CARDS
+from blackout.core.rules import PRESETS, VARIANTS
 
 BLACKOUT = str(Path(sys.executable).with_name("blackout")) \
     if Path(sys.executable).with_name("blackout").exists() else shutil.which("blackout")
 ALL_CARDS = [str(c) for c in CARDS]
 
 
-def blackout(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def blackout(*args: str, stdin: str = "", columns: int = 120) -> subprocess.CompletedProcess[str]:
     assert BLACKOUT, "the blackout console script is not installed"
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": str(columns)}
     return subprocess.run([BLACKOUT, *args], input=stdin, capture_output=True, text=True,
                           timeout=60, env=env, check=False)
 
@@ -65,11 +68,14 @@ def test_play_a_whole_game_then_replay_it(tmp_path: Path) -> None:
                       "--save", str(record_file), stdin=stdin)
     out = result.stdout
     assert result.returncode == 0, result.stderr
-    assert "'banana' is not a move" in out
+    assert "'banana' is not a bid; type `help`" in out
     assert "bids are 0 to 1" in out
     assert "hint: " in out and " — " in out
     assert "Hand 1 of 2" in out and "Hand 2 of 2" in out
     assert "Score sheet" in out and "Winner" in out
+    assert out.count("Score sheet") == 1  # at the end; each hand gives one line of scores
+    assert out.count("(`score` shows the sheet)") == 2
+    assert "takes the trick with" in out or "you take the trick with" in out
     record = json.loads(record_file.read_text())
     game = Game.replay(record)
     assert game.is_over and game.rules.hand_sizes(3)[:2] == (1, 2)
@@ -83,11 +89,24 @@ def test_play_a_whole_game_then_replay_it(tmp_path: Path) -> None:
     assert f"Final scores: {finals}" in replay.stdout
 
 
+def test_moves_typed_after_the_end_are_no_file_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    stdin = any_legal_moves(8) + "hint\nsave last.json\n"
+    code, out, _ = run_here(["play", "standard", "--players", "3", "-o", "schedule=1,2",
+                             "--seed", "1"], stdin, monkeypatch, capsys)
+    assert code == 0 and "Game over." in out
+    assert "the game is over: type a file name, or Enter to skip" in out
+    assert [p.name for p in tmp_path.iterdir()] == ["last.json"]
+
+
 def test_quit_and_bad_options(monkeypatch: pytest.MonkeyPatch,
                               capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_here(["play", "nullo", "--seed", "3"], "quit\n", monkeypatch, capsys)
     assert code == 0
     assert "Game left unfinished in hand 1" in out
+    assert VARIANTS["nullo"] in out and "changed by your -o options" not in out
     code, _, err = run_here(["play", "standard", "-o", "hooks=true"], "", monkeypatch, capsys)
     assert code == 2
     assert err.startswith("blackout: unknown option 'hooks'")
@@ -111,12 +130,102 @@ def test_potomac_bid_change_and_declarer(tmp_path: Path) -> None:
     assert game.hands_played[0].bids[0].tricks == 2  # type: ignore[union-attr]
 
 
+def test_replay_of_a_game_left_before_trump_was_named(tmp_path: Path) -> None:
+    record_file = tmp_path / "potomac.json"
+    # You outbid both bots, then the input ends at the trump prompt.
+    blackout("play", "potomac", "--players", "3", "-o", "schedule=3,2", "--seed", "5",
+             "--save", str(record_file), stdin="1\nchange 2\n\n")
+    replay = blackout("replay", str(record_file))
+    assert "Bidding: you bid 1, you change the bid to 2, bot1 bids 1, bot2 bids 1" in replay.stdout
+    assert "Trump: not named yet" in replay.stdout and "no trump" not in replay.stdout
+
+
 def test_pbmserv_blind_hand_shows_the_others_cards(monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run_here(["play", "pbmserv", "--seed", "2"], "quit\n", monkeypatch, capsys)
     assert "Blind hand: you see every card but your own." in out
     blind_part = out.split("Blind hand:")[1]
     assert sum(f"  bot{i}: " in blind_part for i in (1, 2, 3)) == 3  # each other hand
+
+
+ALL_HAND = "\n".join(ALL_CARDS * 13) + "\nquit\n"  # every card, until a hand is played
+
+
+def test_partnership_names_the_teams_and_scores_them_once(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_here(["play", "partnership", "--seed", "3"], "nil\n" + ALL_HAND,
+                         monkeypatch, capsys)
+    assert "Partners sit opposite: you and bot2 against bot1 and bot3." in out
+    assert "Teams: you and bot2 bid 2, took 0; bot1 and bot3 bid 6, took 0" in out
+    assert "Teams: you and bot2 bid nil, took 0; bot1 and bot3 bid 6, took 0" in out
+    # Your nil voids bot2's number bid (seed 000, rule 3).
+    assert re.search(r"^bot2 +2 \(void\) .* partner *$", out, re.MULTILINE)
+    summary = next(line for line in out.splitlines() if line.startswith("Hand 1 over."))
+    assert summary.count(" for you and bot2") == 1 and summary.count(" for bot1 and bot3") == 1
+    assert re.search(r"^Scores: you and bot2 -?\d+, bot1 and bot3 -?\d+ ", out, re.MULTILINE)
+
+
+def test_trump_by_suit_alone_and_clear_errors(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 4: you deal hand 1 and outbid everyone with 7, so you name trump.
+    _, out, _ = run_here(["play", "potomac", "--seed", "4"], "7\nxx\nspades\n" + ALL_HAND,
+                         monkeypatch, capsys)
+    assert "'xx' is not a trump suit (C, D, H, S or NT)" in out
+    assert "you name ♠ spades trump" in out
+    assert "dealer, declarer" in out
+    # The card prompt lists the cards in the order the hand shows them.
+    hand = next(line for line in out.splitlines() if line.startswith("Your hand: ♠"))
+    prompt = next(line for line in out.splitlines() if line.startswith("Your card ("))
+    ranks = [word for word in hand.split(":")[1].split() if word not in "♠♥♣♦"]
+    assert [card[:-1] for card in prompt.split("(")[1].split(")")[0].split()] == ranks
+
+
+def test_potomac_bot_bids_of_a_new_hand_come_after_its_heading(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 27: bot2 plays the last card of hand 1 and bids first in hand 2; that bid once
+    # came out before the heading of hand 2, told as a change of bot2's hand-1 bid.
+    _, out, _ = run_here(["play", "potomac", "--players", "3", "-o", "schedule=2,1",
+                          "--seed", "27"], "0\n" + ALL_HAND, monkeypatch, capsys)
+    before, heading, after = out.partition("Hand 2 of 2")
+    assert heading
+    assert " bids " not in before.split("Hand 1 over.")[1]
+    assert "changes the bid" not in before.split("Hand 1 over.")[1]
+    assert after.splitlines()[1] == "  bot2 bids 1"
+
+
+def test_no_bid_changes_and_a_card_typed_with_a_space(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 2: you deal the one-card hand 1 and hold the 5 of diamonds.
+    _, out, _ = run_here(["play", "standard", "--players", "3", "--seed", "2"],
+                         "change 1\n0\n5 d\nquit\n", monkeypatch, capsys)
+    assert "these rules do not allow changing a bid" in out
+    assert "  you play 5♦" in out
+
+
+def test_help_fits_the_rules_and_80_columns() -> None:
+    for name in PRESETS:
+        text = help_text(variant(name))
+        assert max(map(len, text.splitlines())) <= 80
+        assert ("change N" in text) == variant(name).bid_changes
+        assert ("nil" in text) == variant(name).teams
+
+
+def test_the_hooked_bid_is_explained(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 1: you deal the one-card hand 1 after bids totalling 1, so 0 is hooked.
+    _, out, _ = run_here(["play", "pbmserv", "--seed", "1"], "0\nquit\n", monkeypatch, capsys)
+    assert "Bids total 1 for 1 trick (you may not bid 0: that makes 1)" in out
+    assert "Your bid (1)> the dealer may not bid 0" in out
+
+
+def test_score_sheet_fits_80_columns() -> None:
+    names = "Wei-Hwa,SquashBot,Twonky,TrundleBot"
+    result = blackout("score", "potomac", "--players", names, stdin=SAMPLE_SHEET_HANDS,
+                      columns=80)
+    sheet = result.stdout.split("Hand 3: 11 cards")[0].rsplit("Score sheet", 1)[1]
+    assert max(map(len, sheet.splitlines())) <= 80
+    assert "TrundleBot Wei-Hwa  NT    3/3 +11    2/2 +7 2/2 +7     3/6 -3" in sheet
+    assert re.search(r"^Total +9 +14 +6 +-4$", sheet, re.MULTILINE)
 
 
 SAMPLE_SHEET_HANDS = (
@@ -139,6 +248,29 @@ def test_score_the_sample_sheet_of_seed_004() -> None:
     assert "Removed the last hand; 2 hand(s) on the sheet." in out
     # The sheet's own running totals after the first three hands.
     assert "Totals: Wei-Hwa 8, SquashBot 20, Twonky 5, TrundleBot -5" in out
+
+
+def test_score_asks_again_at_once_for_a_bad_answer() -> None:
+    stdin = ("Bob\nTrundleBot\n3 2 2\n3 2 2 3\n3 2 2 x\n3 2 2 7\n3 2 2 6\n"
+             "Zed\n\nNT\nquit\n")
+    result = blackout("score", "potomac", "--players", "Wei-Hwa,SquashBot,Twonky,TrundleBot",
+                      stdin=stdin)
+    out = result.stdout
+    assert out.count("'Bob' is not a player here: Wei-Hwa, SquashBot") == 1
+    assert "give 4 bids, one per player in seat order (you gave 3)" in out
+    assert "tricks are whole numbers" in out
+    assert "those add up to 14, but 13 tricks were played" in out
+    assert "'Zed' is not a player here" in out
+    assert "Totals: Wei-Hwa 11, SquashBot 7, Twonky 7, TrundleBot -3" in out
+
+
+def test_a_turn_up_sheet_claims_no_trump(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # The score command never asks for a turned-up trump, so the sheet has no Trump column.
+    _, out, _ = run_here(["score", "nullo", "--players", "x,y,z"], "x\n1 0 0\n1 0 0\nquit\n",
+                         monkeypatch, capsys)
+    assert re.search(r"^Hand +Cards +Dealer +x +y +z *$", out, re.MULTILINE)
+    assert "NT" not in out and "Totals: x 11, y 6, z 6" in out
 
 
 def test_corrupt_record_is_one_clean_line(tmp_path: Path) -> None:

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.table import Table
 
 from blackout.core.actions import Action, Bid, BidAction, ChooseTrump, Play
 from blackout.core.cards import RANK_NAMES, SUIT_MASKS, Card, Suit, cards_in
 from blackout.core.view import HandResult
 
-__all__ = ["bid_text", "card_text", "hand_text", "move_text", "score_table",
-           "total_bid", "trump_text", "verb"]
+__all__ = ["bid_text", "card_text", "display_sorted", "hand_text", "move_text", "score_table",
+           "total_bid", "trump_short", "trump_text", "verb"]
 
 #: Suits as shown, black and red alternating.
 DISPLAY_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
@@ -73,23 +74,39 @@ def move_text(player: str, action: Action, changed: bool = False) -> str:
 
 
 def score_table(players: Sequence[str], rows: Sequence[HandResult],
-                declarer_column: bool = False) -> Table:
-    """The score sheet: per hand and player ``bid/took points total``."""
-    table = Table(title="Score sheet", show_lines=False)
-    for heading in ("Hand", "Cards", "Dealer", *(["Declarer"] if declarer_column else []),
-                    "Trump"):
+                declarer_column: bool = False, trump_column: bool = True) -> Table:
+    """The score sheet: a row per hand with each player's ``bid/took points``, the totals
+    underneath.  Fits 80 columns for up to seven short names; rich wraps wider sheets.
+    ``trump_column=False`` for sheets that never learn the trump (a turned-up card)."""
+    totals = rows[-1].totals if rows else (0,) * len(players)
+    table = Table(title="Score sheet", caption="each player: bid/took points",
+                  box=box.SIMPLE, padding=0, show_edge=False, show_footer=True)
+    table.add_column("Hand", footer="Total")
+    for heading in ("Cards", "Dealer", *(["Declarer"] if declarer_column else []),
+                    *(["Trump"] if trump_column else [])):
         table.add_column(heading)
-    for name in players:
-        table.add_column(f"{name}\nbid/took pts total", justify="right")
+    for name, total in zip(players, totals, strict=True):
+        table.add_column(name, footer=str(total), justify="right")
     for row in rows:
         left = [str(row.number), str(row.cards), players[row.dealer]]
         if declarer_column:
             left.append("" if row.declarer is None else players[row.declarer])
-        left.append(trump_text(row.trump))
-        cells = [f"{bid_text(b)}/{t} {p:+d} {total}" for b, t, p, total in
-                 zip(row.bids, row.tricks, row.points, row.totals, strict=True)]
+        if trump_column:
+            left.append(trump_short(row.trump))
+        cells = [f"{bid_text(b)}/{t} {p:+d}" for b, t, p in
+                 zip(row.bids, row.tricks, row.points, strict=True)]
         table.add_row(*left, *cells)
     return table
+
+
+def trump_short(trump: Suit | None) -> str:
+    """``♥`` or ``NT``, for narrow columns."""
+    return "NT" if trump is None else _coloured(trump, trump.symbol)
+
+
+def display_sorted(cards: Sequence[Card]) -> list[Card]:
+    """Cards in the order :func:`hand_text` shows them: by suit as displayed, high first."""
+    return sorted(cards, key=lambda c: (DISPLAY_ORDER.index(c.suit), -c.rank_index))
 
 
 def total_bid(bids: Sequence[BidAction | None]) -> int:

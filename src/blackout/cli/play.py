@@ -1,7 +1,7 @@
 """``blackout play NAME``: you against computer players in the terminal.
 
 Type a bid (``2``, ``nil``, ``board``), a card (``AD``, ``10C``, ``Q♥``) or a trump
-(``trump H``, ``trump NT``), or one of the commands ``hint``, ``help``, ``score``,
+(``H``, ``trump NT``), or one of the commands ``hint``, ``help``, ``score``,
 ``save FILE`` and ``quit``.  In Potomac you are asked right after your bid whether to
 ``change N`` it before the next player bids.  Input is read line by line, so a game can
 be driven from a pipe.  Computer players are seeded from ``--seed`` (seat ``s`` gets
@@ -23,6 +23,7 @@ from blackout.bots.basic import BasicBot
 from blackout.cli.display import (
     bid_text,
     card_text,
+    display_sorted,
     hand_text,
     move_text,
     score_table,
@@ -32,19 +33,41 @@ from blackout.cli.display import (
 )
 from blackout.cli.main import UserError
 from blackout.cli.options import add_option_argument, parse_options
-from blackout.core.actions import Action, ChooseTrump, IllegalAction, Play
+from blackout.core.actions import (
+    Action,
+    Bid,
+    BidAction,
+    ChooseTrump,
+    IllegalAction,
+    Play,
+    parse_action,
+)
 from blackout.core.cards import Card
 from blackout.core.game import Game, Move, trick_winner
-from blackout.core.rules import PRESETS, Rules, variant
+from blackout.core.rules import PRESETS, VARIANTS, Rules, variant
+from blackout.core.view import View
 
-HELP = """\
-Moves:    a bid (0, 3, nil, board), a card (AD, 10C, KH, 2S, Q♥), trump H / trump NT
+COMMANDS_HELP = """\
 Commands: hint        what the computer would do, and why
           score       the score sheet so far
           save FILE   save the game record (JSON) to FILE
           help        this text
-          quit        leave the game
-Potomac:  right after your bid you may type `change N` before the next player bids."""
+          quit        leave the game (Ctrl-D too)"""
+
+
+def help_text(rules: Rules) -> str:
+    """The moves these rules allow, then the commands; every line fits 80 columns."""
+    bids = "a number from the prompt" + (", nil or board" if rules.teams else "")
+    lines = [f"Bid:      {bids}",
+             "Play:     rank then suit: AD, 10C, KH, 2S (or Q♥)"]
+    if rules.teams:
+        lines += ["Nil:      you take no trick yourself; your partner's number bid is void",
+                  "Board:    your team takes every trick; your partner's number bid is void"]
+    if rules.trump == "declarer":
+        lines.append("Trump:    if you are the highest bidder: C, D, H, S or NT")
+    if rules.bid_changes:
+        lines.append("Change:   right after your bid, `change N` until the next player bids")
+    return "\n".join([*lines, COMMANDS_HELP])
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,7 +92,9 @@ def run_play(args: argparse.Namespace) -> int:
     seat = game.players.index(args.seat_name)
     opponents = {s: bots.create(args.bots, seed=None if args.seed is None else args.seed * 100 + s)
                  for s in range(game.n) if s != seat}
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False)
+    # Word-wrap on a terminal; piped output keeps each message on one line.
+    console.soft_wrap = not console.is_terminal
     return PlaySession(game, seat, opponents, console, args.save).run()
 
 
@@ -106,6 +131,13 @@ class PlaySession:
         game = self.game
         self.console.print(f"[bold]{game.rules.variant}[/bold]: {', '.join(self.names)}. "
                            "Type `help` for the commands.")
+        name = game.rules.variant
+        if name in VARIANTS:
+            changed = " (changed by your -o options)" if game.rules != PRESETS[name] else ""
+            self._say(f"[dim]{escape(VARIANTS[name])}{changed}[/dim]")
+        if game.rules.teams:
+            self._say(f"Partners sit opposite: {self._team_text(0)} against "
+                      f"{self._team_text(1)}.")
         while not game.is_over:
             self._announce_hand()
             if game.to_move == self.seat:
@@ -116,6 +148,9 @@ class PlaySession:
                 self._bot_turn(game.to_move)
         self._finish()
         return 0
+
+    def _team_text(self, first_seat: int) -> str:
+        return " and ".join(self.names[s] for s in range(first_seat, self.game.n, 2))
 
     def _apply(self, action: Action | str, seat: int | None = None) -> None:
         self.game.apply(action, seat=seat)
@@ -132,13 +167,22 @@ class PlaySession:
 
     def _ask_bot_to_change(self, seat: int) -> None:
         """Potomac: the bot that just bid may change its bid before the next bid."""
-        if not self.game.rules.bid_changes or self.game.phase != "bid":
+        if not self._just_bid(seat):
             return
         view = self.game.view(seat)
         if view.legal_actions:
             change = self.opponents[seat].choose(view)
             if change is not None:
                 self._apply(change, seat=seat)
+
+    def _just_bid(self, seat: int) -> bool:
+        """Whether ``seat`` made the last move, a bid, and the bidding goes on without it
+        (not when its last card ended a hand and it bids first in the next)."""
+        game = self.game
+        last = game.history[-1] if game.history else None
+        return (game.rules.bid_changes and game.phase == "bid" and game.to_move != seat
+                and last is not None and last.seat == seat
+                and not isinstance(last.action, Play | ChooseTrump))
 
     # -- the human seat ---------------------------------------------------------------------
 
@@ -153,7 +197,9 @@ class PlaySession:
             if word in ("quit", "exit"):
                 return 0
             if word == "change":
-                self._say("[yellow]a bid can be changed only right after making it[/yellow]")
+                self._say("[yellow]a bid can be changed only right after making it[/yellow]"
+                          if self.game.rules.bid_changes else
+                          "[yellow]these rules do not allow changing a bid[/yellow]")
             elif (not self._command(word, line) and line.strip()
                   and self._try(line.strip())):
                 return self._offer_change()
@@ -161,7 +207,7 @@ class PlaySession:
     def _command(self, word: str, line: str) -> bool:
         """Run ``help``, ``hint``, ``score`` or ``save FILE``; False for anything else."""
         if word == "help":
-            self.console.print(HELP, markup=False)
+            self.console.print(help_text(self.game.rules), markup=False)
         elif word == "hint":
             self._hint()
         elif word == "score":
@@ -173,6 +219,17 @@ class PlaySession:
         return True
 
     def _try(self, text: str, seat: int | None = None) -> bool:
+        typed = text
+        if self.game.phase == "trump" and not text.lower().startswith("trump"):
+            text = f"trump {text}"  # the suit alone (S, spades, NT) is enough here
+        elif self.game.phase == "play":
+            text = "".join(text.split())  # "10 C" as well as "10C"
+        try:
+            parse_action(text)
+        except IllegalAction:
+            self._say(f"[red]{escape(repr(typed))} is not a {self._expected()}; "
+                      "type `help` for the commands[/red]")
+            return False
         try:
             self._apply(text, seat=seat)
         except IllegalAction as exc:
@@ -180,10 +237,16 @@ class PlaySession:
             return False
         return True
 
+    def _expected(self) -> str:
+        phase = self.game.phase
+        if phase == "bid":
+            return "bid"
+        return "trump suit (C, D, H, S or NT)" if phase == "trump" else "card (e.g. AD, 10C)"
+
     def _offer_change(self) -> int | None:
         """Potomac: after bidding, the human may change the bid until the next player bids."""
         game = self.game
-        while game.phase == "bid" and game.to_move != self.seat and game.legal_actions(self.seat):
+        while self._just_bid(self.seat) and game.legal_actions(self.seat):
             nxt = self.names[game.to_move or 0]
             line = self._ask(f"`change N` to change your bid, or Enter to let {nxt} bid> ")
             if line is None:
@@ -202,8 +265,9 @@ class PlaySession:
         if self.game.phase == "bid":
             return f"Your bid ({' '.join(str(a) for a in legal)})> "
         if self.game.phase == "trump":
-            return "Name trump (trump C, D, H, S or NT)> "
-        cards = [card_text(a.card) for a in legal if isinstance(a, Play)]
+            return "Name trump (C, D, H, S or NT)> "
+        cards = [card_text(c) for c in display_sorted([a.card for a in legal
+                                                        if isinstance(a, Play)])]
         return f"Your card ({' '.join(cards)})> "
 
     def _hint(self) -> None:
@@ -272,16 +336,29 @@ class PlaySession:
 
     def _finish_trick(self) -> None:
         leader = self._trick[0][0]
-        winner = trick_winner(leader, [c for _, c in self._trick], self._trump, self.game.n)
-        self._say(f"  [bold]{verb(self.names[winner], 'take')} the trick[/bold]")
+        cards = [c for _, c in self._trick]
+        winner = trick_winner(leader, cards, self._trump, self.game.n)
+        card = cards[(winner - leader) % self.game.n]
+        self._say(f"  [bold]{verb(self.names[winner], 'take')} the trick[/bold] with "
+                  f"{card_text(card)}\n")
         self._trick.clear()
 
     def _report_hand(self, index: int) -> None:
         row = self.game.hands_played[index]
-        parts = [f"{name} bid {bid_text(b)} took {t}: {p:+d}" for name, b, t, p in
-                 zip(self.names, row.bids, row.tricks, row.points, strict=True)]
+        took = [f"{name} bid {bid_text(b)} took {t}" for name, b, t in
+                zip(self.names, row.bids, row.tricks, strict=True)]
+        if self.game.rules.teams:  # partners share one score: say it once per team
+            parts = [f"{took[first]}, {took[first + 2]}: {row.points[first]:+d} for "
+                     f"{self._team_text(first)}" for first in (0, 1)]
+        else:
+            parts = [f"{text}: {p:+d}" for text, p in zip(took, row.points, strict=True)]
         self._say(f"[bold]Hand {row.number} over.[/bold] " + "; ".join(parts))
-        self._show_scores()
+        # The whole sheet would grow to a screenful; `score` and the game's end show it.
+        if self.game.rules.teams:
+            totals = ", ".join(f"{self._team_text(s)} {row.totals[s]}" for s in (0, 1))
+        else:
+            totals = ", ".join(f"{n} {t}" for n, t in zip(self.names, row.totals, strict=True))
+        self._say(f"Scores: {totals}  (`score` shows the sheet)\n")
 
     # -- the table ---------------------------------------------------------------------------
 
@@ -289,26 +366,69 @@ class PlaySession:
         game = self.game
         view = game.view(self.seat)
         table = Table(show_header=True, box=None, pad_edge=False)
-        for heading in ("", "Player", "Bid", "Tricks", "Score"):
+        for heading in ("Player", "Bid", "Tricks", "Score", ""):
             table.add_column(heading)
         for s, name in enumerate(self.names):
-            marks = ("D" if s == game.dealer else " ") + ("*" if s == view.declarer else " ")
-            you = " (you)" if s == self.seat and name.lower() != "you" else ""
-            table.add_row(marks, name + you,
-                          bid_text(view.bids[s]), str(view.tricks_won[s]), str(view.scores[s]))
+            table.add_row(name, self._bid_cell(view.bids, s), str(view.tricks_won[s]),
+                          str(view.scores[s]), ", ".join(self._roles(s, view.declarer)))
         self.console.print(table)
         if not game.rules.teams and any(b is not None for b in view.bids):
-            self._say(f"Bids total {total_bid(view.bids)} for {view.cards_dealt} tricks")
+            tricks = view.cards_dealt
+            self._say(f"Bids total {total_bid(view.bids)} for {tricks} "
+                      f"trick{'s' if tricks != 1 else ''}" + self._hook_note(view))
+        if game.rules.teams and any(b is not None for b in view.bids):
+            self._say("Teams: " + "; ".join(self._team_bid(view, first) for first in (0, 1)))
         trump = trump_text(view.trump) if view.trump_decided else "not named yet"
         self._say(f"Trump: {trump}" + (f"   turned up: {card_text(view.turn_up)}"
                                        if view.turn_up is not None else ""))
         if view.trick:
-            self._say("Trick: " + ", ".join(f"{self.names[s]} {card_text(c)}"
-                                            for s, c in view.trick))
+            self._say("Trick: " + ", ".join(
+                f"{self.names[s]} {'led ' if i == 0 else ''}{card_text(c)}"
+                for i, (s, c) in enumerate(view.trick)))
         if view.blind:
             self._show_blind(view.hands)
         else:
             self._say(f"Your hand: {hand_text(view.hand)}")
+
+    def _team_bid(self, view: View, first: int) -> str:
+        """``you and bot2 bid 5, took 3``; a nil or board is the team's whole bid."""
+        seats = range(first, len(view.bids), 2)
+        bids = [view.bids[s] for s in seats]
+        special = [str(b) for b in bids if b is not None and not isinstance(b, Bid)]
+        anyone = any(b is not None for b in bids)
+        said = special[0] if special else (str(total_bid(bids)) if anyone else "-")
+        took = sum(view.tricks_won[s] for s in seats)
+        return f"{self._team_text(first)} bid {said}, took {took}"
+
+    def _bid_cell(self, bids: tuple[BidAction | None, ...], seat: int) -> str:
+        """The bid as said; a number bid voided by the partner's nil or board says so."""
+        partner_bid = bids[(seat + 2) % len(bids)]
+        voided = (self.game.rules.teams and isinstance(bids[seat], Bid)
+                  and partner_bid is not None and not isinstance(partner_bid, Bid))
+        return bid_text(bids[seat]) + (" (void)" if voided else "")
+
+    def _hook_note(self, view: View) -> str:
+        """Why the hook leaves a bid out of your choices, when it does."""
+        if not self.game.rules.hook or view.phase != "bid" or view.to_move != self.seat:
+            return ""
+        hooked = view.cards_dealt - total_bid(view.bids)
+        offered = {a.tricks for a in view.legal_actions if isinstance(a, Bid)}
+        if hooked < 0 or hooked in offered:
+            return ""
+        return f" (you may not bid {hooked}: that makes {view.cards_dealt})"
+
+    def _roles(self, seat: int, declarer: int | None) -> list[str]:
+        game = self.game
+        roles = []
+        if seat == self.seat and self.names[seat].lower() != "you":
+            roles.append("you")
+        if game.rules.teams and seat != self.seat and (seat - self.seat) % 2 == 0:
+            roles.append("partner")
+        if seat == game.dealer:
+            roles.append("dealer")
+        if seat == declarer:
+            roles.append("declarer")
+        return roles
 
     def _show_blind(self, hands: tuple[int | None, ...]) -> None:
         self._say("Blind hand: you see every card but your own.")
@@ -330,14 +450,24 @@ class PlaySession:
         game = self.game
         winners = " and ".join(self.names[s] for s in game.winners)
         scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores, strict=True))
+        self._show_scores()
         self._say(f"[bold]Game over.[/bold] Final scores: {scores}")
         self._say(f"[bold]Winner{'s' if len(game.winners) > 1 else ''}: {winners}[/bold]")
         if self.save_path:
             self._save(self.save_path)
             return
-        line = self._ask("Save the game record? File name, or Enter to skip> ")
-        if line and line.strip():
-            self._save(line.strip())
+        while (line := self._ask("Save the game record? File name, or Enter to skip> ")):
+            name = line.strip()
+            word = name.split()[0].lower() if name else ""
+            if word in ("", "quit", "exit"):
+                return
+            if word == "save":  # `save FILE` works here too
+                name = name[4:].strip()
+            # A move or command typed after the last trick must not become a file "AH".
+            if name and word not in _COMMAND_WORDS and not _looks_like_a_move(name):
+                self._save(name)
+                return
+            self._say("[yellow]the game is over: type a file name, or Enter to skip[/yellow]")
 
     def _leave(self, code: int) -> int:
         self._say(f"Game left unfinished in hand {self.game.hand_number}.")
@@ -357,3 +487,13 @@ class PlaySession:
             return
         self._say(f"Game record saved to {escape(path)}")
 
+
+_COMMAND_WORDS = {"help", "hint", "score", "change"}
+
+
+def _looks_like_a_move(text: str) -> bool:
+    try:
+        parse_action("".join(text.split()))
+    except IllegalAction:
+        return False
+    return True

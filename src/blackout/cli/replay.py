@@ -32,7 +32,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run_replay(args: argparse.Namespace) -> int:
     game = load_game(args.file)
-    Replayer(game, Console(highlight=False, soft_wrap=True), step=args.step).show()
+    console = Console(highlight=False)
+    # Word-wrap on a terminal; piped output keeps each line whole.
+    console.soft_wrap = not console.is_terminal
+    Replayer(game, console, step=args.step).show()
     return 0
 
 
@@ -104,7 +107,8 @@ class Replayer:
                           f"dealer {self.names[dealer]}")
         self._show_bidding(moves)
         turned = result.turn_up if result else game.turn_up
-        self.console.print(f"Trump: {trump_text(trump)}"
+        named = result is not None or game.trump_decided
+        self.console.print(f"Trump: {trump_text(trump) if named else 'not named yet'}"
                            + (f" (turned up {card_text(turned)})" if turned is not None else ""))
         self._show_tricks([m for m in moves if isinstance(m.action, Play)], trump)
         if result is not None:

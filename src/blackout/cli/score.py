@@ -1,8 +1,9 @@
 """``blackout score NAME --players A,B,C,D``: keep score for a game played with real cards.
 
 For each hand it asks the dealer (Enter: the next one clockwise), the bids and the
-tricks taken in seat order, and the declarer and trump when the rules need them.  A hand
-the sheet refuses is reported in one line and not entered.  ``undo`` removes the last
+tricks taken in seat order, and the declarer and trump when the rules need them.  A
+wrong count, an unknown name or tricks that do not add up are asked again at once; a
+hand the sheet still refuses is reported in one line and not entered.  ``undo`` removes the last
 hand, ``quit`` stops; input is read line by line, so it works from a pipe.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from blackout.cli.display import score_table
 from blackout.cli.options import add_option_argument, parse_options
 from blackout.core.rules import PRESETS, Rules, variant
 from blackout.core.scoresheet import ScoreSheet, ScoreSheetError
@@ -32,7 +34,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run_score(args: argparse.Namespace) -> int:
     rules = variant(args.name, **parse_options(args.option))
     players = [name.strip() for name in args.players.split(",") if name.strip()]
-    return ScoreKeeper(rules, players, Console(highlight=False, soft_wrap=True)).run()
+    console = Console(highlight=False)
+    # Word-wrap on a terminal; piped output keeps each message on one line.
+    console.soft_wrap = not console.is_terminal
+    return ScoreKeeper(rules, players, console).run()
 
 
 class _Undo(Exception):
@@ -85,7 +90,7 @@ class ScoreKeeper:
                       "again)")
             return
         self.entries.append(entry)
-        self.console.print(self.sheet.render(), markup=False)
+        self._show_sheet()
 
     def _undo(self) -> None:
         if not self.entries:
@@ -97,7 +102,13 @@ class ScoreKeeper:
             self.sheet.add_hand(**entry)
         self._say(f"Removed the last hand; {len(self.entries)} hand(s) on the sheet.")
         if self.entries:
-            self.console.print(self.sheet.render(), markup=False)
+            self._show_sheet()
+
+    def _show_sheet(self) -> None:
+        names = [escape(p) for p in self.players]
+        declarer = self.rules.trump == "declarer"  # only then is the trump asked
+        self.console.print(score_table(names, self.sheet.rows, declarer_column=declarer,
+                                       trump_column=declarer))
 
     # -- one hand ------------------------------------------------------------------------
 
@@ -107,8 +118,9 @@ class ScoreKeeper:
         self.console.rule(f"Hand {number}: {cards} card{'s' if cards > 1 else ''} each")
         entry: dict[str, Any] = {"dealer": self._ask_dealer()}
         order = " ".join(self.players)
-        entry["bids"] = self._ask_list(f"Bids ({order})> ", number=False)
-        entry["tricks"] = self._ask_list(f"Tricks taken ({order})> ", number=True)
+        skipped = "; - for a skipped player" if self.rules.teams else ""
+        entry["bids"] = self._ask_list(f"Bids ({order}{skipped})> ", number=False)
+        entry["tricks"] = self._ask_tricks(f"Tricks taken ({order})> ", cards)
         if self.rules.trump == "declarer":
             entry["declarer"] = self._ask_declarer(entry["bids"], entry["dealer"])
             entry["trump"] = self._read("Trump named (C, D, H, S or NT)> ").strip()
@@ -118,35 +130,48 @@ class ScoreKeeper:
         rows = self.sheet.rows
         default = self.players[(rows[-1].dealer + 1) % len(self.players)] if rows else None
         prompt = f"Dealer [{default}]> " if default else "Dealer> "
-        while True:
-            name = self._read(prompt).strip() or default
-            if name:
-                return self._player(name)
+        return self._ask_player(prompt, default)
 
     def _ask_declarer(self, bids: list[Any], dealer: str) -> str:
         default = _first_highest(bids, self.players, dealer)
         prompt = f"Declarer [{default}]> " if default else "Declarer> "
+        return self._ask_player(prompt, default)
+
+    def _ask_player(self, prompt: str, default: str | None) -> str:
+        """A player's name as listed, typed in any case; Enter takes the default."""
         while True:
             name = self._read(prompt).strip() or default
-            if name:
-                return self._player(name)
+            if not name:
+                continue
+            for player in self.players:
+                if player.lower() == name.lower():
+                    return player
+            self._say(f"[red]{escape(repr(name))} is not a player here: "
+                      f"{escape(', '.join(self.players))}[/red]")
 
     def _ask_list(self, prompt: str, number: bool) -> list[Any]:
+        """One word per player (``-`` for no bid); numbers only if ``number``."""
+        n = len(self.players)
         while True:
             words = self._read(prompt).replace(",", " ").split()
-            if not number:
+            if len(words) != n:
+                self._say(f"[red]give {n} {'numbers' if number else 'bids'}, one per player "
+                          f"in seat order (you gave {len(words)})[/red]")
+            elif not number:
                 return [None if w == "-" else w for w in words]
-            try:
+            elif all(w.isdigit() for w in words):
                 return [int(w) for w in words]
-            except ValueError:
+            else:
                 self._say("[red]tricks are whole numbers, one per player[/red]")
 
-    def _player(self, name: str) -> str:
-        """The player's name as listed, matched without regard to case."""
-        for player in self.players:
-            if player.lower() == name.lower():
-                return player
-        return name
+    def _ask_tricks(self, prompt: str, cards: int) -> list[int]:
+        """Tricks taken; they must add up to the cards dealt, which is easy to mistype."""
+        while True:
+            tricks = self._ask_list(prompt, number=True)
+            if sum(tricks) == cards:
+                return tricks
+            self._say(f"[red]those add up to {sum(tricks)}, but {cards} tricks were "
+                      "played[/red]")
 
     def _read(self, prompt: str) -> str:
         try:
