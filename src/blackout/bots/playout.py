@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from blackout.core.actions import Bid, BidAction
+from blackout.core.cards import suit_tables
 from blackout.core.game import trick_winner_position
 from blackout.core.rules import Rules
 from blackout.core.scoring import team_contract
@@ -76,19 +77,7 @@ def goals_for(rules: Rules, bids: Sequence[BidAction | None]) -> Goals:
     return Goals(tuple(targets), teams=True)
 
 
-def _suit_cards() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For each suit, the card numbers of every 13-bit set of its cards."""
-    tables = []
-    for suit in range(4):
-        table: list[tuple[int, ...]] = [()] * 8192
-        for bits in range(1, 8192):
-            high = bits.bit_length() - 1
-            table[bits] = (*table[bits ^ (1 << high)], 13 * suit + high)
-        tables.append(tuple(table))
-    return tuple(tables)
-
-
-_C, _D, _H, _S = _suit_cards()
+_C, _D, _H, _S = suit_tables(int)
 
 
 def _cards(mask: int) -> list[int]:

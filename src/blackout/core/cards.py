@@ -21,9 +21,9 @@ symbols; formatting always prints ``10C``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 __all__ = [
     "CARDS",
@@ -37,6 +37,7 @@ __all__ = [
     "format_mask",
     "mask_of",
     "parse_suit",
+    "suit_tables",
 ]
 
 
@@ -194,3 +195,25 @@ def count(mask: int) -> int:
 def format_mask(mask: int) -> str:
     """Cards of a mask as text, grouped by suit (clubs, diamonds, hearts, spades), high first."""
     return " ".join(str(c) for c in sorted(cards_in(mask), key=lambda c: (c.suit, -c)))
+
+
+T = TypeVar("T")
+
+
+def suit_tables(item: Callable[[int], T]) -> tuple[tuple[tuple[T, ...], ...], ...]:
+    """For each suit, ``item(card)`` for the cards of every 13-bit set of that suit's
+    cards, lowest card first: ``tables[suit][bits]``.  Hot loops read a hand's cards
+    from these four tables instead of walking its bits.
+
+    >>> clubs = suit_tables(str)[Suit.CLUBS]
+    >>> clubs[0b1000000000101]
+    ('2C', '4C', 'AC')
+    """
+    tables = []
+    for suit in range(4):
+        table: list[tuple[T, ...]] = [()] * 8192
+        for bits in range(1, 8192):
+            high = bits.bit_length() - 1
+            table[bits] = (*table[bits ^ (1 << high)], item(CARDS[13 * suit + high]))
+        tables.append(tuple(table))
+    return tuple(tables)

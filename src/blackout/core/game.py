@@ -42,7 +42,7 @@ from blackout.core.actions import (
     Play,
     parse_action,
 )
-from blackout.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of
+from blackout.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of, suit_tables
 from blackout.core.rules import Rules
 from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import HandResult, Trick, View
@@ -113,19 +113,7 @@ class Move(NamedTuple):
     auto: bool = False
 
 
-def _suit_tables() -> tuple[tuple[tuple[Play, ...], ...], ...]:
-    """For each suit, the plays of every 13-bit set of its cards (lowest first)."""
-    tables = []
-    for suit in range(4):
-        table: list[tuple[Play, ...]] = [()] * 8192
-        for bits in range(1, 8192):
-            high = bits.bit_length() - 1
-            table[bits] = (*table[bits ^ (1 << high)], PLAYS[13 * suit + high])
-        tables.append(tuple(table))
-    return tuple(tables)
-
-
-_C, _D, _H, _S = _SUIT_PLAYS = _suit_tables()
+_C, _D, _H, _S = _SUIT_PLAYS = suit_tables(PLAYS.__getitem__)
 
 
 def plays_of(mask: int) -> list[Play]:
