@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 import blackout
 from blackout import Deal, Game, bots, variant
-from blackout.bots.expert import ExpertBot, _distinct_plays
+from blackout.bots.expert import ExpertBot, _distinct_plays, _simulate
 from blackout.bots.playout import (
     NO_TRUMP,
     choose_card,
@@ -107,9 +108,21 @@ def test_policy_wins_when_it_needs_and_ducks_when_it_does_not() -> None:
     ace, two = int(blackout.Card.parse("AH")), int(blackout.Card.parse("2H"))
     assert choose_card(hand, others, trick, NO_TRUMP, 1, False, False) == ace
     assert choose_card(hand, others, trick, NO_TRUMP, 0, False, False) == two
-    # Leading with tricks to take: a master card; with none to take: the lowest.
-    assert choose_card(hand, others, [], NO_TRUMP, 1, False, False) == ace
+    # Leading with more tricks to take than sure ones: cash the master card.
+    assert choose_card(hand, others, [], NO_TRUMP, 2, False, False) == ace
+    # As many sure tricks as needed: keep them and lose the lead with the lowest card.
+    assert choose_card(hand, others, [], NO_TRUMP, 1, False, False) == two
+    # With none to take: the card most unseen cards beat (two of them beat the 2H).
     assert choose_card(hand, others, [], NO_TRUMP, 0, False, False) == two
+
+
+def test_a_seat_that_wants_no_trick_leads_the_card_likeliest_to_be_beaten() -> None:
+    spades = int(blackout.Suit.SPADES)
+    hand = mask_of(["3S", "4H", "KD"])
+    # Five trumps above the 3S are out, only one heart above the 4H and the AD.
+    others = mask_of(["AS", "KS", "QS", "9S", "5S", "AH", "2H", "AD"])
+    three = int(blackout.Card.parse("3S"))
+    assert choose_card(hand, others, [], spades, 0, False, False) == three
 
 
 @pytest.mark.parametrize("cards", [3, 7, 13])
@@ -179,6 +192,16 @@ def test_two_workers_split_a_fixed_budget_repeatably() -> None:
     assert verdicts[0] == verdicts[1]
     assert verdicts[0].deals == 7
     assert verdicts[0].action in game.legal_actions()
+
+
+def test_a_search_past_its_deadline_starts_no_second_deal() -> None:
+    # The time budget's rule, checked without a clock race: a worker whose deadline has
+    # passed finishes the deal it started and begins no other.
+    game = _random_position(SMALL["standard"], seed=8, moves=4)
+    view = game.view(game.to_move)
+    candidates = list(view.legal_actions)
+    _values, _points, deals = _simulate(view, candidates, "key", time.monotonic() - 1, None)
+    assert deals == 1
 
 
 def test_equal_cards_are_searched_once() -> None:

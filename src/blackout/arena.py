@@ -29,7 +29,8 @@ from blackout import bots
 from blackout.core.game import Game
 from blackout.core.rules import variant
 
-__all__ = ["ArenaResult", "BotStats", "Interval", "mean_interval", "run_arena", "t_quantile"]
+__all__ = ["ArenaResult", "BotStats", "Interval", "mean_interval", "percentile", "run_arena",
+           "t_quantile"]
 
 # Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -86,6 +87,22 @@ def mean_interval(values: Sequence[float]) -> Interval:
     return Interval(mean, t_quantile(n - 1) * statistics.stdev(values) / math.sqrt(n), n)
 
 
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile by the nearest-rank method: the smallest value with at
+    least ``q`` percent of the sample at or below it (0 for an empty sample).
+
+    >>> percentile([0.1, 0.2, 0.3, 0.4], 50)
+    0.2
+    >>> percentile(list(range(1, 201)), 99)
+    198
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
 @dataclass
 class BotStats:
     """What one bot achieved over every seat it held in every game."""
@@ -97,6 +114,10 @@ class BotStats:
     exact_rate: float
     exact_by_size: dict[int, float]
     decision_time: float
+    #: The 99th percentile and the longest of the decision times, in seconds: a
+    #: searching bot's budget is a promise about these, not about the mean.
+    decision_p99: float
+    decision_max: float
     decisions: int
     game_scores: list[int] = field(repr=False)
 
@@ -123,8 +144,7 @@ class _Tally:
     hand_points: list[int] = field(default_factory=list)
     wins: float = 0.0
     exact: dict[int, list[int]] = field(default_factory=dict)  # size -> [made, played]
-    seconds: float = 0.0
-    decisions: int = 0
+    seconds: list[float] = field(default_factory=list)
 
 
 def run_arena(variant_name: str, seats: Sequence[str], games: int, seed: int,
@@ -215,9 +235,7 @@ def _decide(game: Game, player: bots.Bot, seat: int, bot: str, tallies: dict[str
     view = game.view(seat)
     start = time.perf_counter()
     action = player.choose(view)
-    tally = tallies[bot]
-    tally.seconds += time.perf_counter() - start
-    tally.decisions += 1
+    tallies[bot].seconds.append(time.perf_counter() - start)
     if action is None:
         if out_of_turn:
             return
@@ -237,7 +255,9 @@ def _summarize(name: str, tally: _Tally) -> BotStats:
         win_rate=tally.wins / len(tally.game_scores),
         exact_rate=made / played if played else 0.0,
         exact_by_size={size: m / p for size, (m, p) in sorted(tally.exact.items())},
-        decision_time=tally.seconds / tally.decisions if tally.decisions else 0.0,
-        decisions=tally.decisions,
+        decision_time=statistics.fmean(tally.seconds) if tally.seconds else 0.0,
+        decision_p99=percentile(tally.seconds, 99),
+        decision_max=max(tally.seconds, default=0.0),
+        decisions=len(tally.seconds),
         game_scores=tally.game_scores,
     )

@@ -107,8 +107,12 @@ def _is_master(card: int, others: int) -> bool:
 def _lead(hand: int, others: int, trump: int, need: int) -> int:
     cards = _cards(hand)
     if need <= 0:
-        return _lowest(cards, trump)
+        return max(cards, key=lambda c: _beaten_by(c, others))
     masters = [c for c in cards if _is_master(c, others)]
+    if len(masters) >= need and len(masters) < len(cards):
+        # Enough sure tricks in hand: keep them and give the lead away with a card
+        # that should lose, rather than cash them and have to lead again.
+        return _lowest([c for c in cards if c not in masters], trump)
     plain_masters = [c for c in masters if c // 13 != trump]
     if plain_masters:
         return max(plain_masters)
@@ -119,6 +123,15 @@ def _lead(hand: int, others: int, trump: int, need: int) -> int:
     lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
     longest = max(plain, key=lambda c: (lengths[c // 13], -(c % 13)))
     return min(c for c in plain if c // 13 == longest // 13)
+
+
+def _beaten_by(card: int, others: int) -> tuple[int, int]:
+    """How many unseen cards of its suit beat ``card`` (then its rank): a seat that wants
+    no trick leads the card likeliest to be beaten, the higher of equals, since a high
+    card kept is a trick it may be forced to take later.  A low trump often is that
+    card: every trump above it is still out."""
+    above = SUIT_MASKS[card // 13] & ~((2 << card) - 1) & others
+    return above.bit_count(), card % 13
 
 
 def choose_card(hand: int, others: int, trick: list[int], trump: int, need: int,

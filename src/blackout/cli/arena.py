@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "arena", help="play bots against each other and measure them",
         description="Play many games between computer players and report, per bot, the "
         "mean score per game and per hand with 95% confidence intervals, win rate, "
-        "exact-bid rate and mean decision time.")
+        "exact-bid rate and decision time (mean, 99th percentile and longest).")
     p.add_argument("variant", choices=sorted(PRESETS), metavar="VARIANT",
                    help=f"rule set: {', '.join(sorted(PRESETS))}")
     p.add_argument("--seats", required=True, metavar="BOT,BOT,...",
@@ -99,11 +99,12 @@ def _table(result: ArenaResult) -> Table:
     table = Table(title=f"{result.variant}: {result.games} games{mode}, seed {result.seed}, "
                   f"seats {','.join(result.seats)}")
     for column in ("bot", "score/game (95% CI)", "score/hand (95% CI)", "wins",
-                   "exact bids", "s/decision"):
+                   "exact bids", "s/decision", "p99 s", "max s"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for s in result.stats:
         table.add_row(s.bot, str(s.per_game), str(s.per_hand), f"{s.win_rate:.1%}",
-                      f"{s.exact_rate:.1%}", f"{s.decision_time:.3f}")
+                      f"{s.exact_rate:.1%}", f"{s.decision_time:.3f}",
+                      f"{s.decision_p99:.3f}", f"{s.decision_max:.3f}")
     return table
 
 

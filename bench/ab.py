@@ -1,0 +1,122 @@
+"""A/B test of a bot variant against the shipped ``expert``, repeatable from the seed.
+
+Every deal is played four times, the variant alone in each seat in turn against three
+shipped experts, with fixed ``iterations`` for every searching bot, so the result does
+not depend on the machine or its load.  The margin of a game is the variant's score
+less the mean of the three others, per hand; a deal's margin is the mean over its four
+games, and the report gives the mean over deals with a 95% t-interval.
+
+The game is OpenSpiel's ``oh_hell`` in our terms (one hand, 4 players, turned-up trump,
+hook, 1 point a trick + 10 for an exact bid)::
+
+    .venv/bin/python bench/ab.py cheat --cards 7 --deals 40 90      # one process
+    .venv/bin/python bench/ab.py basic --cards 7 --deals 0 10
+
+Variants: ``cheat`` (the shipped expert shown every hand: what perfect information
+is worth to this search), ``basic``, ``expert`` (a sanity check: margin exactly 0), or
+``module:NAME``, a module on ``PYTHONPATH`` with its own ``ExpertBot`` (a modified copy
+of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried).
+Two processes on disjoint deal ranges use both cores; the per-deal lines they print
+(JSON) can be pooled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import json
+import random
+import statistics
+import sys
+from typing import Any
+
+import blackout
+from blackout import bots
+from blackout.arena import mean_interval
+from blackout.bots.expert import ExpertBot
+from blackout.core.view import View
+
+PLAYERS = 4
+
+
+def oh_hell_rules(cards: int) -> blackout.Rules:
+    return blackout.variant("standard", schedule=[cards], scoring="tricks_plus_ten", hook=True,
+                            last_hand_no_trump=False, tiebreak="shared")
+
+
+class Cheat:
+    """The shipped expert, shown every hand (the game is passed along for that)."""
+
+    def __init__(self, seed: int, iterations: int) -> None:
+        self.bot = ExpertBot(seed=seed, iterations=iterations)
+
+    def choose_seeing_all(self, view: View, game: blackout.Game) -> Any:
+        hands = tuple(game.view(s).hands[s] for s in range(game.n))
+        return self.bot.choose(dataclasses.replace(view, hands=hands))
+
+
+def make_bot(kind: str, seed: int, iterations: int) -> Any:
+    if kind == "expert":
+        return ExpertBot(seed=seed, iterations=iterations)
+    if kind == "cheat":
+        return Cheat(seed, iterations)
+    if kind.startswith("module:"):
+        return importlib.import_module(kind.removeprefix("module:")).ExpertBot(
+            seed=seed, iterations=iterations)
+    return bots.create(kind, seed=seed)
+
+
+def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str, iterations: int,
+         deal: int) -> tuple[float, list[bool], list[bool]]:
+    """One game; the variant's margin per hand and the exact bids of both sides."""
+    game = blackout.Game.new(rules, [f"p{s}" for s in range(PLAYERS)], seed=game_seed)
+    players = [make_bot(variant if s == lone else "expert", 10 * deal + s, iterations)
+               for s in range(PLAYERS)]
+    while not game.is_over:
+        seat = game.to_move
+        player = players[seat]
+        view = game.view(seat)
+        if isinstance(player, Cheat):
+            game.apply(player.choose_seeing_all(view, game))
+        else:
+            game.apply(player.choose(view))
+    scores = game.scores
+    others = statistics.fmean(scores[s] for s in range(PLAYERS) if s != lone)
+    hands = game.hands_played
+    return ((scores[lone] - others) / len(hands),
+            [h.made[lone] for h in hands],
+            [h.made[s] for h in hands for s in range(PLAYERS) if s != lone])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant")
+    parser.add_argument("--cards", type=int, default=7)
+    parser.add_argument("--deals", type=int, nargs=2, default=(0, 20), metavar=("FROM", "TO"))
+    parser.add_argument("--iterations", type=int, default=50)
+    args = parser.parse_args()
+    rules = oh_hell_rules(args.cards)
+    margins: list[float] = []
+    made: dict[str, list[bool]] = {"variant": [], "expert": []}
+    for deal in range(*args.deals):
+        game_seed = random.Random(f"ab:{deal}").getrandbits(62)
+        per_seat = []
+        for lone in range(PLAYERS):
+            margin, mine, theirs = play(rules, game_seed, lone, args.variant,
+                                        args.iterations, deal)
+            per_seat.append(margin)
+            made["variant"] += mine
+            made["expert"] += theirs
+        margins.append(statistics.fmean(per_seat))
+        print(json.dumps({"deal": deal, "margin": margins[-1]}), flush=True)
+    interval = mean_interval(margins)
+    print(f"{args.variant} vs expert, {args.cards} cards, deals {args.deals[0]}-"
+          f"{args.deals[1]}, {args.iterations} iterations: margin {interval.mean:+.2f} "
+          f"± {interval.half_width:.2f} per hand; exact bids "
+          f"{statistics.fmean(made['variant']):.1%} vs {statistics.fmean(made['expert']):.1%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
