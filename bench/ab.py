@@ -41,6 +41,7 @@ PLAYERS = 4
 
 
 def oh_hell_rules(cards: int) -> blackout.Rules:
+    """OpenSpiel's oh_hell in our terms: the standard preset with its options."""
     return blackout.variant("standard", schedule=[cards], scoring="tricks_plus_ten", hook=True,
                             last_hand_no_trump=False, tiebreak="shared")
 

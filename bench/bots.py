@@ -30,7 +30,8 @@ import time
 
 import pyspiel
 
-from blackout import Deal, Game, variant
+from ab import oh_hell_rules  # bench/ is on the path when run as a script
+from blackout import Deal, Game
 from blackout.arena import mean_interval
 from blackout.bots.expert import ExpertBot
 from blackout.core.actions import BIDS, PLAYS, Action, Bid, Play
@@ -62,12 +63,6 @@ def our_action_to_os(action: Action) -> int:
         return 52 + action.tricks
     assert isinstance(action, Play)
     return our_card_to_os(action.card)
-
-
-def our_rules(cards: int):
-    """OpenSpiel's oh_hell in our terms: the standard preset with its options."""
-    return variant("standard", schedule=[cards], scoring="tricks_plus_ten", hook=True,
-                   last_hand_no_trump=False, tiebreak="shared")
 
 
 def deal_openspiel(game: pyspiel.Game, rng: random.Random) -> pyspiel.State:
@@ -110,7 +105,7 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
     """Play one deal; return the scores, and mean decision seconds (expert, ISMCTS)."""
     state = deal_openspiel(os_game, random.Random(deal_rng_seed))
     deal = mirror_deal(state, cards)
-    game = Game.new(our_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
+    game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
     experts = {s: ExpertBot(seed=seed * 10 + s, think=think) for s in expert_seats}
     ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
               for s in range(PLAYERS) if s not in expert_seats}
