@@ -106,8 +106,42 @@ def test_a_relay_that_refuses_one_recipient_does_not_hold_up_the_others(service,
         assert gateway.deliver() == 3
         assert sorted(str(m["To"]) for m in sink.take(3)) == [
             "ann@example.org", "bob@example.org", "di@example.org"]
-        (waiting,) = [r for r in outbox_rows(database) if r.sent_at is None]
-        assert waiting.recipient == "cy@example.org" and "550" in waiting.last_error
+        (refused,) = [r for r in outbox_rows(database) if r.sent_at is None]
+        assert refused.recipient == "cy@example.org" and "550" in refused.last_error
+        # 550 is a refusal for good: the mail is given up, not retried every hour.
+        assert refused.given_up_at is not None and service.outbox.pending() == 0
+        clock.advance(hours=2)
+        assert gateway.deliver() == 0
+        assert sink.mails.empty()
+    finally:
+        relay.stop()
+
+
+def test_mail_that_keeps_failing_is_given_up_after_five_days(service, people, database,
+                                                             clock):
+    sink = RefusingSink()  # 451: try again later, for ever
+    relay = Controller(sink, hostname="127.0.0.1", port=free_port())
+    relay.start()
+    try:
+        gateway = Gateway(service, GatewayConfig(relay_host="127.0.0.1", relay_port=relay.port))
+        service.challenge(["ann", "bob", "cy", "di"], PBM, seed=2)
+        assert service.outbox.pending() == 4
+        for _ in range(4 * 24):  # hourly retries for four days: still kept
+            gateway.deliver()
+            clock.advance(hours=1)
+        assert service.outbox.pending() == 4
+        assert all(r.given_up_at is None and "451" in r.last_error
+                   for r in outbox_rows(database))
+        clock.advance(days=1)
+        assert gateway.deliver() == 0
+        assert service.outbox.pending() == 0
+        rows = outbox_rows(database)
+        assert all(r.sent_at is None and r.given_up_at is not None for r in rows)
+        attempts = [r.attempts for r in rows]
+        clock.advance(days=1)
+        gateway.deliver()
+        assert [r.attempts for r in outbox_rows(database)] == attempts  # not tried again
+        assert sink.mails.empty()
     finally:
         relay.stop()
 
@@ -156,4 +190,5 @@ def test_unsent_board_mail_merges_into_one_mail_with_the_newest_board(service, p
 def test_retries_back_off_to_at_most_an_hour():
     assert [retry_delay(n) for n in (1, 2, 3)] == [timedelta(seconds=s) for s in (30, 60, 120)]
     assert retry_delay(20) == timedelta(hours=1)
+    assert retry_delay(100) == timedelta(hours=1)  # days of failures: still an hour
 

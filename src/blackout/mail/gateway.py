@@ -111,15 +111,20 @@ class Gateway:
                             sent += 1
                         except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused,
                                 smtplib.SMTPDataError) as exc:  # this mail only
-                            self.service.outbox.failed(due[0].id, str(exc))
+                            self._failed(due[0], exc)
                         due.pop(0)  # a lost connection leaves it in ``due``: retried
         except (OSError, smtplib.SMTPException) as exc:
             print(f"blackout mail-gateway: relay {self.config.relay_host}:"
                   f"{self.config.relay_port} did not take the mail ({len(due)} kept for later): "
                   f"{exc}", file=sys.stderr)
             for mail in due:
-                self.service.outbox.failed(mail.id, str(exc))
+                self._failed(mail, exc)
         return sent
+
+    def _failed(self, mail: PendingMail, exc: Exception) -> None:
+        if self.service.outbox.failed(mail.id, str(exc), permanent=_refused_for_good(exc)):
+            print(f"blackout mail-gateway: gave up on the mail to {mail.to} "
+                  f"({mail.subject!r}): {exc}", file=sys.stderr)
 
     def _send_one(self, relay: smtplib.SMTP, pending: PendingMail) -> None:
         mail = EmailMessage()
@@ -233,3 +238,12 @@ def serve_forever(service: Service, config: GatewayConfig) -> None:
 
 
 __all__ = ["CommandError", "Gateway", "GatewayConfig", "serve_forever"]
+
+
+def _refused_for_good(exc: Exception) -> bool:
+    """Whether the relay's answer was a permanent refusal (an SMTP 5xx code)."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _ in exc.recipients.values()]
+    else:
+        codes = [getattr(exc, "smtp_code", 0)]
+    return bool(codes) and all(500 <= code < 600 for code in codes)

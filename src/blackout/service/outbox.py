@@ -3,7 +3,10 @@ delivered afterwards, so a relay that is down delays mail but never loses it.
 
 Delivery claims due rows first (a lease: ``next_attempt_at`` moves past the time a
 delivery may take), so two deliverers never send the same row; a sent row is marked
-sent, a refused one waits ``retry_delay(attempts)`` before the next try.
+sent, a refused one waits ``retry_delay(attempts)`` before the next try.  As a mail
+server does, the outbox gives a mail up when the relay refuses it for good (a 5xx
+answer) or when it has kept failing for ``GIVE_UP_AFTER``; the row stays, with the
+reason in ``last_error``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from blackout.storage import Database, OutboxMail
 LEASE = timedelta(minutes=10)
 FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
+#: How long a mail that keeps failing is retried (a mail server's usual queue lifetime).
+GIVE_UP_AFTER = timedelta(days=5)
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,8 @@ class PendingMail:
 
 def retry_delay(attempts: int) -> timedelta:
     """30 s after the first failure, doubling each time, at most an hour."""
-    return min(FIRST_RETRY * 2 ** max(attempts - 1, 0), LAST_RETRY)
+    # The exponent is capped: 30 s * 2**n overflows timedelta after about 45 failures.
+    return min(FIRST_RETRY * 2 ** min(max(attempts - 1, 0), 20), LAST_RETRY)
 
 
 class Outbox:
@@ -80,7 +86,8 @@ class Outbox:
         now = self.clock()
         with self.db.transaction() as session:
             query = select(OutboxMail).where(
-                OutboxMail.sent_at.is_(None), OutboxMail.next_attempt_at <= now,
+                OutboxMail.sent_at.is_(None), OutboxMail.given_up_at.is_(None),
+                OutboxMail.next_attempt_at <= now,
             ).order_by(OutboxMail.id).limit(limit)
             if not self.db.is_sqlite:  # SQLite's BEGIN IMMEDIATE already serializes
                 query = query.with_for_update(skip_locked=True)
@@ -99,15 +106,23 @@ class Outbox:
                 row.sent_at = self.clock()
                 row.last_error = None
 
-    def failed(self, mail_id: int, error: str) -> None:
+    def failed(self, mail_id: int, error: str, permanent: bool = False) -> bool:
+        """Record a failed delivery; whether the mail is now given up (``permanent``:
+        the relay refused it for good)."""
+        now = self.clock()
         with self.db.transaction() as session:
             row = session.get(OutboxMail, mail_id)
-            if row is not None:
-                row.next_attempt_at = self.clock() + retry_delay(row.attempts)
-                row.last_error = error[:500]
+            if row is None:
+                return False
+            row.last_error = error[:500]
+            if permanent or now - row.created_at >= GIVE_UP_AFTER:
+                row.given_up_at = now
+                return True
+            row.next_attempt_at = now + retry_delay(row.attempts)
+            return False
 
     def pending(self) -> int:
-        """How many mails are not sent yet."""
+        """How many mails are still to be sent (not sent, not given up)."""
         with self.db.transaction() as session:
             return session.scalar(select(func.count()).select_from(OutboxMail).where(
-                OutboxMail.sent_at.is_(None))) or 0
+                OutboxMail.sent_at.is_(None), OutboxMail.given_up_at.is_(None))) or 0

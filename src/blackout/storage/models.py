@@ -110,3 +110,6 @@ class OutboxMail(Base):
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime, index=True)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Set when delivery stopped for good: the relay refused the mail permanently (5xx),
+    # or it kept failing for ``outbox.GIVE_UP_AFTER``.  ``last_error`` says why.
+    given_up_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
