@@ -237,9 +237,6 @@ def serve_forever(service: Service, config: GatewayConfig) -> None:
         controller.stop()
 
 
-__all__ = ["CommandError", "Gateway", "GatewayConfig", "serve_forever"]
-
-
 def _refused_for_good(exc: Exception) -> bool:
     """Whether the relay's answer was a permanent refusal (an SMTP 5xx code)."""
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
@@ -247,3 +244,7 @@ def _refused_for_good(exc: Exception) -> bool:
     else:
         codes = [getattr(exc, "smtp_code", 0)]
     return bool(codes) and all(500 <= code < 600 for code in codes)
+
+
+__all__ = ["CommandError", "Gateway", "GatewayConfig", "serve_forever"]
+

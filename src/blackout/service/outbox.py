@@ -50,6 +50,11 @@ class PendingMail:
     text: str
 
 
+def _still_to_send() -> tuple:
+    """The rows delivery is still trying: neither sent nor given up."""
+    return OutboxMail.sent_at.is_(None), OutboxMail.given_up_at.is_(None)
+
+
 def retry_delay(attempts: int) -> timedelta:
     """30 s after the first failure, doubling each time, at most an hour."""
     # The exponent is capped: 30 s * 2**n overflows timedelta after about 45 failures.
@@ -86,8 +91,7 @@ class Outbox:
         now = self.clock()
         with self.db.transaction() as session:
             query = select(OutboxMail).where(
-                OutboxMail.sent_at.is_(None), OutboxMail.given_up_at.is_(None),
-                OutboxMail.next_attempt_at <= now,
+                *_still_to_send(), OutboxMail.next_attempt_at <= now,
             ).order_by(OutboxMail.id).limit(limit)
             if not self.db.is_sqlite:  # SQLite's BEGIN IMMEDIATE already serializes
                 query = query.with_for_update(skip_locked=True)
@@ -125,4 +129,4 @@ class Outbox:
         """How many mails are still to be sent (not sent, not given up)."""
         with self.db.transaction() as session:
             return session.scalar(select(func.count()).select_from(OutboxMail).where(
-                OutboxMail.sent_at.is_(None), OutboxMail.given_up_at.is_(None))) or 0
+                *_still_to_send())) or 0
