@@ -49,30 +49,30 @@ def oh_hell_rules(cards: int) -> blackout.Rules:
 class Cheat:
     """The shipped expert, shown every hand (the game is passed along for that)."""
 
-    def __init__(self, seed: int, iterations: int) -> None:
-        self.bot = ExpertBot(seed=seed, iterations=iterations)
+    def __init__(self, seed: int, budget: dict[str, Any]) -> None:
+        self.bot = ExpertBot(seed=seed, **budget)
 
     def choose_seeing_all(self, view: View, game: blackout.Game) -> Any:
         hands = tuple(game.view(s).hands[s] for s in range(game.n))
         return self.bot.choose(dataclasses.replace(view, hands=hands))
 
 
-def make_bot(kind: str, seed: int, iterations: int) -> Any:
+def make_bot(kind: str, seed: int, budget: dict[str, Any]) -> Any:
     if kind == "expert":
-        return ExpertBot(seed=seed, iterations=iterations)
+        return ExpertBot(seed=seed, **budget)
     if kind == "cheat":
-        return Cheat(seed, iterations)
+        return Cheat(seed, budget)
     if kind.startswith("module:"):
         return importlib.import_module(kind.removeprefix("module:")).ExpertBot(
-            seed=seed, iterations=iterations)
+            seed=seed, **budget)
     return bots.create(kind, seed=seed)
 
 
-def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str, iterations: int,
-         deal: int) -> tuple[float, list[bool], list[bool]]:
+def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
+         budget: dict[str, Any], deal: int) -> tuple[float, list[bool], list[bool]]:
     """One game; the variant's margin per hand and the exact bids of both sides."""
     game = blackout.Game.new(rules, [f"p{s}" for s in range(PLAYERS)], seed=game_seed)
-    players = [make_bot(variant if s == lone else "expert", 10 * deal + s, iterations)
+    players = [make_bot(variant if s == lone else "expert", 10 * deal + s, budget)
                for s in range(PLAYERS)]
     while not game.is_over:
         seat = game.to_move
@@ -96,7 +96,11 @@ def main() -> int:
     parser.add_argument("--cards", type=int, default=7)
     parser.add_argument("--deals", type=int, nargs=2, default=(0, 20), metavar=("FROM", "TO"))
     parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--think", type=float,
+                        help="seconds per decision instead of iterations (one worker each)")
     args = parser.parse_args()
+    budget: dict[str, Any] = ({"iterations": args.iterations} if args.think is None
+                              else {"think": args.think, "workers": 1})
     rules = oh_hell_rules(args.cards)
     margins: list[float] = []
     made: dict[str, list[bool]] = {"variant": [], "expert": []}
@@ -105,7 +109,7 @@ def main() -> int:
         per_seat = []
         for lone in range(PLAYERS):
             margin, mine, theirs = play(rules, game_seed, lone, args.variant,
-                                        args.iterations, deal)
+                                        budget, deal)
             per_seat.append(margin)
             made["variant"] += mine
             made["expert"] += theirs
@@ -113,7 +117,7 @@ def main() -> int:
         print(json.dumps({"deal": deal, "margin": margins[-1]}), flush=True)
     interval = mean_interval(margins)
     print(f"{args.variant} vs expert, {args.cards} cards, deals {args.deals[0]}-"
-          f"{args.deals[1]}, {args.iterations} iterations: margin {interval.mean:+.2f} "
+          f"{args.deals[1]}, {budget}: margin {interval.mean:+.2f} "
           f"± {interval.half_width:.2f} per hand; exact bids "
           f"{statistics.fmean(made['variant']):.1%} vs {statistics.fmean(made['expert']):.1%}")
     return 0

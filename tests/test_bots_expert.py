@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import random
 import time
+from functools import partial
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 import blackout
 from blackout import Deal, Game, bots, variant
-from blackout.bots.expert import ExpertBot, _distinct_plays, _simulate
+from blackout.bots.expert import ExpertBot, _begin, _candidates, _distinct_plays
 from blackout.bots.playout import (
     NO_TRUMP,
     choose_card,
@@ -22,6 +23,7 @@ from blackout.bots.playout import (
     trick_winner_position,
 )
 from blackout.bots.sampling import Sampler
+from blackout.bots.tree import search_before_play, search_play
 from blackout.core.actions import BIDS, ChooseTrump, Play
 from blackout.core.cards import SUIT_MASKS, Suit, mask_of
 from blackout.core.rules import PRESETS
@@ -152,8 +154,10 @@ def test_samples_respect_voids_counts_and_seen_cards() -> None:
     view = game.view(1)
     sampler = Sampler(view)
     rng = random.Random(1)
-    for _ in range(50):
-        hands = sampler.sample(rng)
+    # Both the sampler in use and its Python reference (the same when C was not built).
+    samples = [sampler.sample(rng) for _ in range(50)] + [sampler.sample_python(rng)
+                                                         for _ in range(50)]
+    for hands in samples:
         assert hands[1] == view.hand
         seen = view.hand | view.played | (1 << int(view.turn_up or 0))
         for seat in (0, 2, 3):
@@ -170,8 +174,8 @@ def test_samples_respect_voids_counts_and_seen_cards() -> None:
     assert Suit.SPADES in view.voids()[2]
     sampler = Sampler(view)
     for _ in range(50):
-        hands = sampler.sample(rng)
-        assert not hands[2] & SUIT_MASKS[Suit.SPADES]
+        for hands in (sampler.sample(rng), sampler.sample_python(rng)):
+            assert not hands[2] & SUIT_MASKS[Suit.SPADES]
 
 
 # -- the bot's decisions ----------------------------------------------------------------------
@@ -184,24 +188,32 @@ def test_expert_is_repeatable_from_its_seed() -> None:
     assert first[0] == first[1] == first[2]
 
 
-def test_two_workers_split_a_fixed_budget_repeatably() -> None:
-    game = _random_position(SMALL["standard"], seed=8, moves=4)
+@pytest.mark.parametrize("moves", [1, 4])  # a bid, a card
+def test_two_workers_split_a_fixed_budget_repeatably(moves: int) -> None:
+    game = _random_position(SMALL["standard"], seed=8, moves=moves)
     view = game.view(game.to_move)
+    assert view.phase == ("bid" if moves == 1 else "play")
     bots_ = [ExpertBot(seed=4, iterations=7, workers=2) for _ in range(2)]
     verdicts = [bot._search(view) for bot in bots_]
     assert verdicts[0] == verdicts[1]
-    assert verdicts[0].deals == 7
+    # A unit of iterations is one sampled deal per candidate.
+    assert verdicts[0].deals == 7 * len(_candidates(view))
     assert verdicts[0].action in game.legal_actions()
 
 
-def test_a_search_past_its_deadline_starts_no_second_deal() -> None:
+@pytest.mark.parametrize("moves", [1, 4])
+def test_a_search_past_its_deadline_starts_no_second_deal(moves: int) -> None:
     # The time budget's rule, checked without a clock race: a worker whose deadline has
     # passed finishes the deal it started and begins no other.
-    game = _random_position(SMALL["standard"], seed=8, moves=4)
+    game = _random_position(SMALL["standard"], seed=8, moves=moves)
     view = game.view(game.to_move)
-    candidates = list(view.legal_actions)
-    _values, _points, deals = _simulate(view, candidates, "key", time.monotonic() - 1, None)
-    assert deals == 1
+    candidates = _candidates(view)
+    past = time.monotonic() - 1
+    if view.phase == "play":
+        stats = search_play(view, [c.card for c in candidates], "key", past, None)
+    else:
+        stats = search_before_play(view, candidates, partial(_begin, view), "key", past, None)
+    assert sum(s.visits for s in stats) == 1
 
 
 def test_equal_cards_are_searched_once() -> None:

@@ -1,32 +1,34 @@
-"""The search player: perfect-information Monte Carlo over sampled deals.
+"""The search player: information-set Monte Carlo tree search over sampled deals.
 
-For each decision the bot deals the cards it cannot see many times over
-(:class:`~blackout.bots.sampling.Sampler`: void suits respected, deals weighted by how
-well they fit the bids), plays every candidate action out to the end of the hand in
-each deal with the fast policy of :mod:`blackout.bots.playout`, scores the outcome with
-the table's own :func:`~blackout.core.scoring.hand_points`, and takes the action with
-the best average value: its own points less half its rivals' average (so once its own
-score is settled it still plays to cost the others theirs).  Every candidate is tried
-on the same deals, so their averages differ by the action and not by luck of the draw.
-Equal cards (a run like Q-J with nothing left between) are searched once.
+Every decision is searched by :mod:`blackout.bots.tree`: the cards the bot cannot see
+are dealt many times over (:class:`~blackout.bots.sampling.Sampler`: void suits
+respected, deals weighted by how well they fit the bids), the seat's own later cards
+and the others' answers are searched in a tree, the rest of the hand is played out
+with the fast policy of :mod:`blackout.bots.playout`, and each outcome is scored with
+the table's own :func:`~blackout.core.scoring.hand_points`.  An outcome's value to a
+seat is its points less half its rivals' average (so once its own score is settled it
+still plays to cost the others theirs).  The candidate searched most often is chosen.
 
-* Bids are judged by expected *score* (nullo's exact 0, Potomac's penalty for a miss
-  and partnership nil and board come from the scoring itself), with the bids of players
-  still to speak guessed from their sampled hands.
+* Cards: equal cards (a run like Q-J with nothing left between) are searched once.
+* Bids are judged by the *score* they lead to as the search itself would play the
+  hand (nullo's exact 0, Potomac's penalty for a miss and partnership nil and board
+  come from the scoring itself); the bids of players still to speak are guessed from
+  their sampled hands.
 * Potomac: as declarer it names the trump that plays out best; while bidding, the
   sampled declarer names its best-looking suit.  It never changes a bid out of turn,
   since nothing is learnt before the next player bids.
 * pbmserv's blind first hand: its own card is what is sampled.
 
 The budget per decision is ``think`` seconds (default 1) or, for repeatable play,
-``iterations`` sampled deals: the same seed and iterations give the same choices on
-any machine.  Under ``think`` a worker starts another deal only if one as slow as
-its slowest so far still ends before the deadline, and a little of the budget is kept
-for handing out and collecting the work, so a decision ends within ``think`` (unless a
-single deal takes longer).  ``workers`` processes share the sampling (forked once,
-then reused): by default two under a time budget on a machine with two cores or more,
-one with ``iterations`` (pass ``workers=2`` to split a fixed budget the same way
-everywhere).
+``iterations`` sampled deals per candidate action: the same seed and iterations give
+the same choices on any machine (with or without the C accelerator: not across the
+two, see :mod:`blackout.bots.sampling`).  Under ``think`` a worker starts another deal
+only if one as slow as its slowest so far still ends before the deadline, and a little
+of the budget is kept for handing out and collecting the work, so a decision ends
+within ``think`` (unless a single deal takes longer).  ``workers`` processes search
+side by side (forked once, then reused) and their trees' counts are added up: by
+default two under a time budget on a machine with two cores or more, one with
+``iterations`` (pass ``workers=2`` to split a fixed budget the same way everywhere).
 
 >>> import blackout
 >>> from blackout import bots
@@ -43,18 +45,26 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing.pool import Pool
+from typing import Any, TypeVar
 
 from blackout.bots.playout import (
     EVERY_TRICK,
     NO_TRUMP,
     estimate_tricks,
     goals_for,
-    play_out,
     trick_winner_position,
 )
-from blackout.bots.sampling import Sampler
+from blackout.bots.tree import (
+    EXPLORATION,
+    Start,
+    Stats,
+    search_before_play,
+    search_play,
+)
 from blackout.core.actions import (
     BIDS,
     Action,
@@ -65,15 +75,14 @@ from blackout.core.actions import (
     Nil,
     Play,
 )
-from blackout.core.scoring import hand_points
 from blackout.core.view import View
 
 __all__ = ["ExpertBot"]
 
+_T = TypeVar("_T")
+
 # Bids further than this from the hand's rough worth are not worth simulating.
 _BID_WINDOW = 3
-# How much a point scored by a rival counts against one's own (see _value).
-_RIVALRY = 0.5
 # The part of a time budget kept back for starting the search and collecting the
 # workers' answers (measured: a few milliseconds on a 2-core machine).
 _RESERVE_SHARE = 0.02
@@ -91,13 +100,15 @@ class _Verdict:
 
 
 class ExpertBot:
-    """Monte Carlo search over sampled deals (see the module docstring).
+    """Tree search over sampled deals (see the module docstring).
 
     ``think`` is the time budget per decision in seconds; ``iterations``, if given,
-    replaces it by a fixed number of sampled deals per decision.
+    replaces it by a fixed number of sampled deals per candidate action.
     """
 
     name = "expert"
+    #: The tree search's UCB constant (see :data:`blackout.bots.tree.EXPLORATION`).
+    exploration = EXPLORATION
 
     def __init__(self, seed: int | None = None, think: float = 1.0,
                  iterations: int | None = None, workers: int | None = None) -> None:
@@ -139,49 +150,40 @@ class ExpertBot:
         # Keep back what handing out the work and adding up the answers costs, so the
         # whole decision fits in ``think``.
         deadline = time.monotonic() + self.think * (1 - _RESERVE_SHARE) - _RESERVE_SECONDS
-        if self.workers == 1:
-            tallies = [_simulate(view, candidates, key, deadline, self.iterations)]
+        if view.phase == "play":
+            cards = [action.card for action in candidates if isinstance(action, Play)]
+            work: Callable[..., list[Stats]] = search_play
+            jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration)
+                    for k, share in self._shares(len(candidates))]
         else:
-            shares = [None if self.iterations is None else
-                      self.iterations // self.workers + (k < self.iterations % self.workers)
-                      for k in range(self.workers)]
-            jobs = [(view, candidates, f"{key}:{k}", deadline, share)
-                    for k, share in enumerate(shares) if share != 0]
-            tallies = _pool(self.workers).starmap(_simulate, jobs)
-        values = [sum(t[0][i] for t in tallies) for i in range(len(candidates))]
-        points = [sum(t[1][i] for t in tallies) for i in range(len(candidates))]
-        deals = sum(t[2] for t in tallies)
-        best = max(range(len(candidates)), key=lambda i: values[i])
-        return _Verdict(candidates[best], points[best] / deals, deals)
+            work = search_before_play
+            jobs = [(view, candidates, partial(_begin, view), f"{key}:{k}", deadline, share,
+                     self.exploration) for k, share in self._shares(len(candidates))]
+        totals = [Stats() for _ in candidates]
+        for stats in self._run(work, jobs):
+            for total, found in zip(totals, stats, strict=True):
+                total.visits += found.visits
+                total.value += found.value
+                total.points += found.points
+        best = max(range(len(candidates)), key=lambda i: (totals[i].visits, totals[i].value))
+        chosen = totals[best]
+        return _Verdict(candidates[best], chosen.points / chosen.visits,
+                        sum(t.visits for t in totals))
 
+    def _shares(self, per_unit: int) -> list[tuple[int, int | None]]:
+        """Each worker's number and share of the fixed budget, ``per_unit`` iterations a
+        unit of ``iterations`` (``None``: run to the deadline)."""
+        if self.iterations is None:
+            return [(k, None) for k in range(self.workers)]
+        budget = self.iterations * per_unit
+        shares = [(k, budget // self.workers + (k < budget % self.workers))
+                  for k in range(self.workers)]
+        return [(k, share) for k, share in shares if share]
 
-def _simulate(view: View, candidates: list[Action], seed: str, deadline: float,
-              iterations: int | None) -> tuple[list[float], list[int], int]:
-    """Sample deals until ``iterations`` are done (or, without, until ``deadline``) and
-    total each candidate's value and points over them.  Runs in a worker process too."""
-    rng = random.Random(seed)
-    sampler = Sampler(view)
-    values = [0.0] * len(candidates)
-    points = [0] * len(candidates)
-    deals = 0
-    slowest = 0.0
-    while True:
-        started = time.monotonic()
-        hands = sampler.sample(rng)
-        for i, action in enumerate(candidates):
-            value, own = _outcome(view, hands, action)
-            values[i] += value
-            points[i] += own
-        deals += 1
-        if iterations is not None:
-            if deals >= iterations:
-                break
-            continue
-        now = time.monotonic()
-        slowest = max(slowest, now - started)
-        if now + slowest >= deadline:
-            break  # another deal might not finish in time
-    return values, points, deals
+    def _run(self, work: Callable[..., _T], jobs: list[tuple[Any, ...]]) -> list[_T]:
+        if self.workers == 1:
+            return [work(*job) for job in jobs]
+        return _pool(self.workers).starmap(work, jobs)
 
 
 _CAN_FORK = "fork" in multiprocessing.get_all_start_methods()
@@ -256,51 +258,33 @@ def _trump_of(view: View) -> int | None:
     return NO_TRUMP if view.trump is None else int(view.trump)
 
 
-# -- one sampled deal, one candidate --------------------------------------------------------
-
-
-def _outcome(view: View, hands: list[int], action: Action) -> tuple[float, int]:
-    """The value (see :func:`_value`) and this seat's points if it takes ``action``."""
-    if isinstance(action, Play):
-        return _play_outcome(view, hands, action.card)
+def _begin(view: View, hands: list[int], action: Action) -> Start:
+    """How the play starts in a sampled deal if the seat takes ``action`` (a bid, or
+    naming trump): the bids still to come are guessed from their sampled hands."""
+    bids: list[BidAction | None] = list(view.bids)
+    trump = _trump_of(view)
+    declarer = view.declarer
     if isinstance(action, ChooseTrump):
         trump = NO_TRUMP if action.suit is None else int(action.suit)
-        return _fresh_hand_outcome(view, hands, list(view.bids), trump)
-    return _bid_outcome(view, hands, action)
+    else:
+        assert isinstance(action, Bid | Nil | Board)
+        bids[view.seat] = action
+        later = view.bidding_order[view.bidding_order.index(view.seat) + 1:]
+        for seat in later:
+            bids[seat] = _guess_bid(view, seat, hands[seat], trump, bids, seat == later[-1])
+        if trump is None:
+            declarer = _declarer(view, bids)
+            trump = _best_trump(hands[declarer], view.players_count)
+    assert trump is not None
+    return Start(tuple(bids), trump, declarer, _first_leader(view))
 
 
-def _play_outcome(view: View, hands: list[int], card: int) -> tuple[float, int]:
-    n = view.players_count
-    trump = _trump_of(view)
-    assert trump is not None and view.leader is not None
-    hands = list(hands)
-    won = list(view.tricks_won)
-    trick = [c for _, c in view.trick]
-    leader = view.leader
-    hands[view.seat] &= ~(1 << card)
-    trick.append(card)
-    if len(trick) == n:
-        leader = (leader + trick_winner_position(trick, trump)) % n
-        won[leader] += 1
-        trick = []
-    bids = list(view.bids)
-    play_out(hands, trump, leader, trick, won, goals_for(view.rules, bids))
-    return _value(view, bids, won, view.declarer)
-
-
-def _bid_outcome(view: View, hands: list[int], bid: Action) -> tuple[float, int]:
-    assert isinstance(bid, Bid | Nil | Board)
-    bids: list[BidAction | None] = list(view.bids)
-    bids[view.seat] = bid
-    trump = _trump_of(view)
-    later = view.bidding_order[view.bidding_order.index(view.seat) + 1:]
-    for seat in later:
-        bids[seat] = _guess_bid(view, seat, hands[seat], trump, bids, seat == later[-1])
-    if trump is None:
-        declarer = _declarer(view, bids)
-        trump = _best_trump(hands[declarer], view.players_count)
-        return _fresh_hand_outcome(view, hands, bids, trump, declarer)
-    return _fresh_hand_outcome(view, hands, bids, trump)
+def _first_leader(view: View) -> int:
+    if view.rules.leader == "dealer":
+        return view.dealer
+    if view.rules.leader == "first_bidder":
+        return view.bidding_order[0]
+    return (view.dealer + 1) % view.players_count
 
 
 def _guess_bid(view: View, seat: int, hand: int, trump: int | None,
@@ -334,36 +318,6 @@ def _tricks(bid: BidAction | None) -> int:
 
 def _best_trump(hand: int, players: int) -> int:
     return max(range(-1, 4), key=lambda s: estimate_tricks(hand, s, players))
-
-
-def _fresh_hand_outcome(view: View, hands: list[int], bids: list[BidAction | None],
-                        trump: int, declarer: int | None = None) -> tuple[float, int]:
-    """Play the whole hand from the first lead and score it for this seat."""
-    n = view.players_count
-    rules = view.rules
-    declarer = view.declarer if declarer is None else declarer
-    if rules.leader == "dealer":
-        leader = view.dealer
-    elif rules.leader == "first_bidder":
-        leader = view.bidding_order[0]
-    else:
-        leader = (view.dealer + 1) % n
-    won = play_out(list(hands), trump, leader, [], [0] * n, goals_for(rules, bids))
-    return _value(view, bids, won, declarer)
-
-
-def _value(view: View, bids: list[BidAction | None], won: list[int],
-           declarer: int | None) -> tuple[float, int]:
-    """How good an outcome is for this seat, and the seat's own points.
-
-    The value is the seat's points less a share of its rivals' average: when its own
-    score is settled, it still prefers the outcome that costs its rivals most.
-    """
-    points = hand_points(view.rules, view.cards_dealt, bids, won, declarer)
-    seat = view.seat
-    side = 2 if view.rules.teams else view.players_count
-    rivals = [p for s, p in enumerate(points) if (s - seat) % side]
-    return points[seat] - _RIVALRY * sum(rivals) / len(rivals), points[seat]
 
 
 # -- explaining a decision ---------------------------------------------------------------------

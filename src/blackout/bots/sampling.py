@@ -5,6 +5,10 @@ sample gives every seat whose hand the view hides as many unseen cards as it sti
 holds, never a card of a suit it has shown void in, and prefers deals that agree with
 the bids already made: a deal is kept with a probability that falls off with the gap
 between a player's bid and what its dealt hand looks worth.
+
+With the C accelerator (see :mod:`blackout.bots.playout`) the deals are drawn in C from a
+seed taken from the caller's generator: the same seed gives the same deals on every
+build with the accelerator, and other (equally valid) deals on one without.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 
-from blackout.bots.playout import NO_TRUMP, SUIT_MASKS, estimate_tricks
+from blackout.bots.playout import NO_TRUMP, SUIT_MASKS, _fast, estimate_tricks
 from blackout.core.actions import Bid
 from blackout.core.view import View
 
@@ -55,9 +59,19 @@ class Sampler:
         ]
         # The most constrained seats choose first, so the others can take what is left.
         self.hidden.sort(key=lambda s: self.allowed[s].bit_count())
+        self._fast_arguments = (
+            tuple(h or 0 for h in self.known), tuple(self.hidden), tuple(self.counts),
+            tuple(self.allowed), tuple(played), tuple(-1 if b is None else b for b in self.bids),
+            self.trump, self.unseen, _TRIES, _VOID_TRIES, _BID_SPREAD)
 
     def sample(self, rng: random.Random) -> list[int]:
         """Every seat's unplayed cards in one deal consistent with the view."""
+        if _fast is not None:
+            return _fast.sample(rng.getrandbits(64), *self._fast_arguments)
+        return self.sample_python(rng)
+
+    def sample_python(self, rng: random.Random) -> list[int]:
+        """:meth:`sample` in Python: the reference for the C version."""
         best: list[int] | None = None
         best_weight = -1.0
         for _ in range(_TRIES):

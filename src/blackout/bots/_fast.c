@@ -1,0 +1,476 @@
+/* The search bots' inner loops in C: the play-out policy and the deal sampler.
+ *
+ * This is an optional accelerator.  Each function does exactly what its Python twin does
+ * (play_out and estimate_tricks in playout.py, Sampler.sample in sampling.py), card for
+ * card; tests/test_bots_fast.py plays both on thousands of deals and compares.  The
+ * Python modules use it when it was built and fall back to their own code when not.
+ *
+ * Cards are 0..51, suit = card / 13, rank = card % 13; a hand is a 52-bit mask; trump is
+ * a suit number or -1 for no trump.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+
+#define NO_TRICK (-99)
+#define EVERY_TRICK 99
+#define MAX_PLAYERS 8
+#define SUIT_BITS 0x1FFFULL
+
+static uint64_t suit_mask(int suit) { return SUIT_BITS << (13 * suit); }
+
+static int popcount(uint64_t x) { return __builtin_popcountll(x); }
+
+/* The cards of a mask in ascending order; returns how many. */
+static int cards_of(uint64_t mask, int *out)
+{
+    int n = 0;
+    while (mask) {
+        out[n++] = __builtin_ctzll(mask);
+        mask &= mask - 1;
+    }
+    return n;
+}
+
+static int trick_winner_position(const int *trick, int len, int trump)
+{
+    int best = trick[0], best_pos = 0;
+    for (int pos = 1; pos < len; pos++) {
+        int card = trick[pos];
+        if (card / 13 == best / 13) {
+            if (card > best) {
+                best = card;
+                best_pos = pos;
+            }
+        } else if (card / 13 == trump) {
+            best = card;
+            best_pos = pos;
+        }
+    }
+    return best_pos;
+}
+
+static int shed_key(int card, int trump) { return card % 13 + (card / 13 == trump ? 13 : 0); }
+
+/* min()/max() by shed_key, keeping the first of equals as Python does. */
+static int lowest(const int *cards, int n, int trump)
+{
+    int best = cards[0];
+    for (int i = 1; i < n; i++)
+        if (shed_key(cards[i], trump) < shed_key(best, trump))
+            best = cards[i];
+    return best;
+}
+
+static int highest(const int *cards, int n, int trump)
+{
+    int best = cards[0];
+    for (int i = 1; i < n; i++)
+        if (shed_key(cards[i], trump) > shed_key(best, trump))
+            best = cards[i];
+    return best;
+}
+
+static uint64_t above(int card) { return suit_mask(card / 13) & ~((2ULL << card) - 1); }
+
+static int lead(uint64_t hand, uint64_t others, int trump, int need)
+{
+    int cards[13 * 4], n = cards_of(hand, cards);
+    if (need <= 0) {
+        /* The card the most unseen cards beat, then the higher rank. */
+        int best = cards[0], best_count = popcount(above(best) & others);
+        for (int i = 1; i < n; i++) {
+            int count = popcount(above(cards[i]) & others);
+            if (count > best_count || (count == best_count && cards[i] % 13 > best % 13)) {
+                best = cards[i];
+                best_count = count;
+            }
+        }
+        return best;
+    }
+    int masters[52], losers[52], n_masters = 0, n_losers = 0;
+    for (int i = 0; i < n; i++) {
+        if (others & above(cards[i]))
+            losers[n_losers++] = cards[i];
+        else
+            masters[n_masters++] = cards[i];
+    }
+    if (n_masters >= need && n_masters < n)
+        return lowest(losers, n_losers, trump);
+    int plain_master = -1;
+    for (int i = 0; i < n_masters; i++)
+        if (masters[i] / 13 != trump)
+            plain_master = masters[i]; /* ascending: the last is the max */
+    if (plain_master >= 0)
+        return plain_master;
+    if (n_masters)
+        return masters[n_masters - 1];
+    int plain[52], n_plain = 0;
+    for (int i = 0; i < n; i++)
+        if (cards[i] / 13 != trump)
+            plain[n_plain++] = cards[i];
+    if (!n_plain) {
+        for (int i = 0; i < n; i++)
+            plain[i] = cards[i];
+        n_plain = n;
+    }
+    int lengths[4];
+    for (int s = 0; s < 4; s++)
+        lengths[s] = popcount(hand & suit_mask(s));
+    int longest = plain[0];
+    for (int i = 1; i < n_plain; i++) {
+        int c = plain[i];
+        if (lengths[c / 13] > lengths[longest / 13]
+            || (lengths[c / 13] == lengths[longest / 13] && -(c % 13) > -(longest % 13)))
+            longest = c;
+    }
+    for (int i = 0; i < n_plain; i++)
+        if (plain[i] / 13 == longest / 13)
+            return plain[i]; /* ascending: the first is the min */
+    return longest;
+}
+
+static int choose_card(uint64_t hand, uint64_t others, const int *trick, int len, int trump,
+                       int need, int last, int ally_winning)
+{
+    if (!len)
+        return lead(hand, others, trump, need);
+    uint64_t legal = hand & suit_mask(trick[0] / 13);
+    if (!legal)
+        legal = hand;
+    int cards[52], n = cards_of(legal, cards);
+    int best = trick[trick_winner_position(trick, len, trump)];
+    int winners[52], losers[52], n_winners = 0, n_losers = 0;
+    for (int i = 0; i < n; i++) {
+        int c = cards[i];
+        int wins = c / 13 == best / 13 ? c > best : c / 13 == trump;
+        if (wins)
+            winners[n_winners++] = c;
+        else
+            losers[n_losers++] = c;
+    }
+    if (need > 0) {
+        if (ally_winning)
+            return lowest(cards, n, trump);
+        if (n_winners)
+            return last ? winners[0] : winners[n_winners - 1];
+        return lowest(cards, n, trump);
+    }
+    if (n_losers)
+        return highest(losers, n_losers, trump);
+    return last ? highest(cards, n, trump) : cards[0];
+}
+
+static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, int len,
+                     int *won, const int *targets, int teams, int greedy)
+{
+    uint64_t remaining = 0;
+    for (int s = 0; s < n; s++)
+        remaining |= hands[s];
+    int seat = (leader + len) % n;
+    while (remaining) {
+        uint64_t hand = hands[seat];
+        int target = targets[seat], need;
+        if (target == NO_TRICK)
+            need = -1;
+        else if (teams)
+            need = target - won[seat] - won[(seat + 2) % 4];
+        else
+            need = target - won[seat];
+        if (need < 0 && greedy)
+            need = EVERY_TRICK;
+        int ally_winning = 0;
+        if (teams && len && targets[(seat + 2) % 4] != NO_TRICK)
+            ally_winning = (leader + trick_winner_position(trick, len, trump)) % n == (seat + 2) % 4;
+        int card = choose_card(hand, remaining & ~hand, trick, len, trump, need, len == n - 1,
+                               ally_winning);
+        hands[seat] = hand & ~(1ULL << card);
+        remaining &= ~(1ULL << card);
+        trick[len++] = card;
+        if (len == n) {
+            leader = (leader + trick_winner_position(trick, len, trump)) % n;
+            won[leader]++;
+            len = 0;
+            seat = leader;
+        } else {
+            seat = (seat + 1) % n;
+        }
+    }
+}
+
+/* -- estimate_tricks --------------------------------------------------------------------- */
+
+/* _PLAIN of playout.py: a plain ten, king and ace's worth by the suit's length (1..4+). */
+static const double PLAIN[3][4] = {
+    {0.05, 0.15, 0.35, 0.3},
+    {0.2, 0.55, 0.55, 0.45},
+    {0.85, 0.85, 0.8, 0.75},
+};
+#define HIGH_CARD_SHARE 0.145
+
+static double estimate_tricks(uint64_t hand, int trump, int players)
+{
+    double total = 0.0;
+    for (int suit = 0; suit < 4; suit++) {
+        unsigned bits = (unsigned)(hand >> (13 * suit) & SUIT_BITS);
+        int length = popcount(bits);
+        if (!length)
+            continue;
+        if (suit == trump) {
+            static const double TRUMP[13] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0.45, 0.65, 0.85, 1.0};
+            for (int rank = 0; rank < 13; rank++)
+                if (bits >> rank & 1)
+                    total += TRUMP[rank];
+            total += (length > 3 ? length - 3 : 0) * 0.55;
+        } else {
+            int column = (length < 4 ? length : 4) - 1;
+            for (int rank = 12; rank >= 10; rank--)
+                if (bits >> rank & 1)
+                    total += PLAIN[rank - 10][column];
+            if (trump == -1)
+                total += (length > 4 ? length - 4 : 0) * 0.4;
+        }
+    }
+    double scale = pow(4.0 / players, 0.5); /* as Python's ** 0.5, to the last bit */
+    int cards = popcount(hand);
+    double fair = (double)cards / players - HIGH_CARD_SHARE * cards * scale;
+    return total * scale + (fair > 0.0 ? fair : 0.0);
+}
+
+/* -- the sampler -------------------------------------------------------------------------- */
+
+/* splitmix64: small, fast and good enough to shuffle cards. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static double next_unit(uint64_t *state) { return (next_random(state) >> 11) * 0x1.0p-53; }
+
+typedef struct {
+    int players, trump, hidden_count, pool_size;
+    int hidden[MAX_PLAYERS], counts[MAX_PLAYERS], bids[MAX_PLAYERS];
+    uint64_t known[MAX_PLAYERS], allowed[MAX_PLAYERS], played[MAX_PLAYERS];
+    int pool[52];
+} Sampler;
+
+static int try_deal(const Sampler *sm, uint64_t *state, int respect_voids, uint64_t *hands)
+{
+    int pool[52];
+    for (int i = 0; i < sm->pool_size; i++)
+        pool[i] = sm->pool[i];
+    for (int i = sm->pool_size - 1; i > 0; i--) {
+        int j = (int)(next_random(state) % (uint64_t)(i + 1));
+        int t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    for (int s = 0; s < sm->players; s++)
+        hands[s] = sm->known[s];
+    uint64_t taken = 0;
+    for (int h = 0; h < sm->hidden_count; h++) {
+        int seat = sm->hidden[h];
+        uint64_t allowed = respect_voids ? sm->allowed[seat] : ~0ULL, hand = 0;
+        int want = sm->counts[seat];
+        for (int i = 0; i < sm->pool_size && want; i++) {
+            uint64_t bit = 1ULL << pool[i];
+            if ((allowed & bit) && !(taken & bit)) {
+                hand |= bit;
+                want--;
+            }
+        }
+        if (want)
+            return 0;
+        taken |= hand;
+        hands[seat] = hand;
+    }
+    return 1;
+}
+
+static double weight(const Sampler *sm, const uint64_t *hands, double spread)
+{
+    double misfit = 0.0;
+    for (int h = 0; h < sm->hidden_count; h++) {
+        int seat = sm->hidden[h];
+        if (sm->bids[seat] < 0)
+            continue;
+        double gap = sm->bids[seat]
+                     - estimate_tricks(hands[seat] | sm->played[seat], sm->trump, sm->players);
+        misfit += gap * gap;
+    }
+    return exp(-misfit / (2 * spread * spread));
+}
+
+/* -- Python wrappers ---------------------------------------------------------------------- */
+
+static int read_masks(PyObject *seq, uint64_t *out, int n, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int read_ints(PyObject *seq, int *out, int max, const char *what)
+{
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: more than %d items", what, max);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static PyObject *masks_to_list(const uint64_t *masks, int n)
+{
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *value = PyLong_FromUnsignedLongLong(masks[i]);
+        if (!value) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, value);
+    }
+    return list;
+}
+
+PyDoc_STRVAR(play_out_doc,
+             "play_out(hands, trump, leader, trick, won, targets, teams, greedy) -> list\n\n"
+             "The tricks won at the end of the hand; see blackout.bots.playout.play_out.");
+
+static PyObject *py_play_out(PyObject *self, PyObject *args)
+{
+    PyObject *hands_seq, *trick_seq, *won_seq, *targets_seq;
+    int trump, leader, teams, greedy;
+    if (!PyArg_ParseTuple(args, "OiiOOOpp", &hands_seq, &trump, &leader, &trick_seq, &won_seq,
+                          &targets_seq, &teams, &greedy))
+        return NULL;
+    int won[MAX_PLAYERS], targets[MAX_PLAYERS], trick[MAX_PLAYERS];
+    int n = read_ints(won_seq, won, MAX_PLAYERS, "won");
+    if (n < 0)
+        return NULL;
+    uint64_t hands[MAX_PLAYERS];
+    if (read_masks(hands_seq, hands, n, "hands") < 0)
+        return NULL;
+    int len = read_ints(trick_seq, trick, n - 1, "trick");
+    if (len < 0 || read_ints(targets_seq, targets, MAX_PLAYERS, "targets") != n) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "targets: one per player");
+        return NULL;
+    }
+    play_out(hands, n, trump, leader, trick, len, won, targets, teams, greedy);
+    PyObject *result = PyList_New(n);
+    if (!result)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(result, i, PyLong_FromLong(won[i]));
+    return result;
+}
+
+PyDoc_STRVAR(estimate_doc, "estimate_tricks(hand, trump, players) -> float");
+
+static PyObject *py_estimate_tricks(PyObject *self, PyObject *args)
+{
+    unsigned long long hand;
+    int trump, players;
+    if (!PyArg_ParseTuple(args, "Kii", &hand, &trump, &players))
+        return NULL;
+    return PyFloat_FromDouble(estimate_tricks(hand, trump, players));
+}
+
+PyDoc_STRVAR(sample_doc,
+             "sample(seed, known, hidden, counts, allowed, played, bids, trump, unseen, tries,\n"
+             "       void_tries, spread) -> list\n\n"
+             "One deal of the hidden cards; see blackout.bots.sampling.Sampler.");
+
+static PyObject *py_sample(PyObject *self, PyObject *args)
+{
+    unsigned long long seed, unseen;
+    PyObject *known_seq, *hidden_seq, *counts_seq, *allowed_seq, *played_seq, *bids_seq;
+    int trump, tries, void_tries;
+    double spread;
+    if (!PyArg_ParseTuple(args, "KOOOOOOiKiid", &seed, &known_seq, &hidden_seq, &counts_seq,
+                          &allowed_seq, &played_seq, &bids_seq, &trump, &unseen, &tries,
+                          &void_tries, &spread))
+        return NULL;
+    Sampler sm;
+    sm.players = read_ints(counts_seq, sm.counts, MAX_PLAYERS, "counts");
+    if (sm.players < 0)
+        return NULL;
+    int n = sm.players;
+    sm.trump = trump;
+    sm.hidden_count = read_ints(hidden_seq, sm.hidden, MAX_PLAYERS, "hidden");
+    if (sm.hidden_count < 0 || read_ints(bids_seq, sm.bids, MAX_PLAYERS, "bids") != n
+        || read_masks(known_seq, sm.known, n, "known") < 0
+        || read_masks(allowed_seq, sm.allowed, n, "allowed") < 0
+        || read_masks(played_seq, sm.played, n, "played") < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "bids: one per player");
+        return NULL;
+    }
+    sm.pool_size = cards_of(unseen, sm.pool);
+    uint64_t state = seed, hands[MAX_PLAYERS], best[MAX_PLAYERS];
+    double best_weight = -1.0;
+    for (int t = 0; t < tries; t++) {
+        int dealt = 0;
+        for (int v = 0; v < void_tries && !dealt; v++)
+            dealt = try_deal(&sm, &state, 1, hands);
+        if (!dealt)
+            try_deal(&sm, &state, 0, hands); /* never stall a search (see sampling.py) */
+        double w = weight(&sm, hands, spread);
+        if (next_unit(&state) < w)
+            return masks_to_list(hands, n);
+        if (w > best_weight) {
+            best_weight = w;
+            for (int s = 0; s < n; s++)
+                best[s] = hands[s];
+        }
+    }
+    return masks_to_list(best, n);
+}
+
+static PyMethodDef methods[] = {
+    {"play_out", py_play_out, METH_VARARGS, play_out_doc},
+    {"estimate_tricks", py_estimate_tricks, METH_VARARGS, estimate_doc},
+    {"sample", py_sample, METH_VARARGS, sample_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "blackout.bots._fast",
+    "The search bots' inner loops in C (see _fast.c).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__fast(void) { return PyModule_Create(&module); }

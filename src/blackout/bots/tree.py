@@ -1,0 +1,313 @@
+"""Information-set Monte Carlo tree search over the play of one hand.
+
+The search player's engine.  Every card of a hand is seen by the whole table, so the
+positions one seat cannot tell apart are those that differ only in the hidden hands,
+and a tree keyed by the moves made since the decision is a tree of what the seat knows
+(single-observer ISMCTS, Cowling, Powley and Whitehouse 2012).  Each iteration deals
+the hidden cards anew (:class:`~blackout.bots.sampling.Sampler`: voids respected, deals
+weighted by the bids), walks down the tree choosing among the cards that deal allows
+by UCB, adds one node, plays the rest of the hand out with the fast policy of
+:mod:`blackout.bots.playout` and scores it with the table's
+:func:`~blackout.core.scoring.hand_points`.  Every seat chooses for itself in the tree,
+by its own points less half its rivals' average, so the search learns how the others
+answer a card instead of assuming the policy's answer.  A card's UCB counts only the
+iterations whose deal held it (its *availability*), which keeps the statistics fair
+when the deals differ.
+
+A decision taken before the play (a bid, naming trump) is searched the same way: its
+candidates are the root's children, and under each the rest of the bidding, guessed
+from each sampled deal by the caller's ``begin``, leads to a play tree of its own, so
+a bid is judged by how the search itself would then play the hand.
+
+>>> import blackout
+>>> from blackout.core.actions import BIDS
+>>> game = blackout.Game.new(blackout.variant("standard", schedule=[3]), "abcd", seed=2)
+>>> for bid in (1, 0, 1, 0):
+...     game.apply(BIDS[bid])
+>>> view = game.view(game.to_move)
+>>> cards = [a.card for a in view.legal_actions]
+>>> stats = search_play(view, cards, "doc", deadline=0.0, iterations=200)
+>>> sum(s.visits for s in stats)
+200
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from blackout.bots.playout import (
+    NO_TRUMP,
+    SUIT_MASKS,
+    Goals,
+    goals_for,
+    play_out,
+    trick_winner_position,
+)
+from blackout.bots.sampling import Sampler
+from blackout.core.actions import Action, BidAction
+from blackout.core.scoring import hand_points
+from blackout.core.view import View
+
+__all__ = ["EXPLORATION", "RIVALRY", "Start", "Stats", "search_before_play", "search_play"]
+
+#: How much a point scored by a rival counts against one's own: with its own score
+#: settled, a seat still prefers the outcome that costs its rivals most.
+RIVALRY = 0.5
+#: UCB's exploration constant, as a share of the spread of the values seen so far, so
+#: it suits every scoring (pbmserv's points, Potomac's penalties, tricks + 10).
+EXPLORATION = 0.7
+
+
+@dataclass(slots=True)
+class Stats:
+    """What the search found for one candidate of the deciding seat."""
+
+    visits: int = 0
+    value: float = 0.0  # total of the seat's values (points less rivals' share)
+    points: int = 0  # total of the seat's own points
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """How the play begins in one sampled deal after a decision taken before it: every
+    seat's bid, the trump suit (``-1`` for none), the declarer and the first leader."""
+
+    bids: tuple[BidAction | None, ...]
+    trump: int
+    declarer: int | None
+    leader: int
+
+
+#: ``begin(hands, action)``: the :class:`Start` of the play in a sampled deal if the seat
+#: takes ``action`` (the caller guesses the bids still to come from ``hands``).
+Begin = Callable[[list[int], Action], Start]
+
+
+def search_play(view: View, cards: list[int], seed: str, deadline: float,
+                iterations: int | None, exploration: float = EXPLORATION) -> list[Stats]:
+    """Search the seat's play among ``cards`` (some of its legal cards) for
+    ``iterations`` sampled deals or, without, until the monotonic clock nears
+    ``deadline``; the statistics of each of ``cards``, in order."""
+    search = _Search(view, random.Random(seed), exploration)
+    assert view.leader is not None
+    line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
+                 view.declarer, view.leader, [card for _, card in view.trick],
+                 list(view.tricks_won), sum(1 << card for card in cards))
+    stats = {card: Stats() for card in cards}
+
+    def iterate(hands: list[int]) -> None:
+        card, points, values = line.iterate(hands)
+        _add(stats[card], points, values, view.seat)
+
+    _run(iterate, Sampler(view), search.rng, deadline, iterations)
+    return [stats[card] for card in cards]
+
+
+def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed: str,
+                       deadline: float, iterations: int | None,
+                       exploration: float = EXPLORATION) -> list[Stats]:
+    """Search a decision taken before the play (see the module docstring); the
+    statistics of each of ``actions``, in order."""
+    search = _Search(view, random.Random(seed), exploration)
+    stats = [Stats() for _ in actions]
+    lines: list[dict[Start, _Line]] = [{} for _ in actions]
+
+    def iterate(hands: list[int]) -> None:
+        index = search.choose(stats)
+        start = begin(hands, actions[index])
+        line = lines[index].get(start)
+        if line is None:
+            line = lines[index][start] = _Line(search, start.bids, start.trump, start.declarer,
+                                               start.leader, [], [0] * search.players)
+        _card, points, values = line.iterate(hands)
+        _add(stats[index], points, values, view.seat)
+
+    _run(iterate, Sampler(view), search.rng, deadline, iterations)
+    return stats
+
+
+def _add(stats: Stats, points: tuple[int, ...], values: list[float], seat: int) -> None:
+    stats.visits += 1
+    stats.value += values[seat]
+    stats.points += points[seat]
+
+
+def _run(iterate: Callable[[list[int]], None], sampler: Sampler, rng: random.Random,
+         deadline: float, iterations: int | None) -> None:
+    """Iterate on sampled deals for ``iterations`` or until ``deadline`` nears."""
+    done = 0
+    slowest = 0.0
+    while True:
+        started = time.monotonic()
+        iterate(sampler.sample(rng))
+        done += 1
+        if iterations is not None:
+            if done >= iterations:
+                return
+            continue
+        now = time.monotonic()
+        slowest = max(slowest, now - started)
+        if now + slowest >= deadline:
+            return  # another iteration might not finish in time
+
+
+class _Node:
+    """The position after a card: how often its card was chosen and available, and the
+    total value to the seat that chose it."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+class _Search:
+    """What every tree of one search shares: the table, the generator, the UCB scale."""
+
+    def __init__(self, view: View, rng: random.Random, exploration: float) -> None:
+        self.rng = rng
+        self.exploration = exploration
+        self.rules = view.rules
+        self.players = view.players_count
+        self.cards_dealt = view.cards_dealt
+        self.seat = view.seat
+        self.low = math.inf
+        self.high = -math.inf
+
+    def explore(self) -> float:
+        """UCB's constant for the values seen so far."""
+        return self.exploration * (self.high - self.low) if self.high > self.low else 1.0
+
+    def choose(self, stats: list[Stats]) -> int:
+        """UCB among the root's candidates, every one available every time; each is
+        tried once first."""
+        total = sum(s.visits for s in stats)
+        for index, s in enumerate(stats):
+            if not s.visits:
+                return index
+        explore = self.explore()
+        log_total = math.log(total)
+        return max(range(len(stats)), key=lambda i: stats[i].value / stats[i].visits
+                   + explore * math.sqrt(log_total / stats[i].visits))
+
+    def values(self, points: tuple[int, ...]) -> list[float]:
+        """Every seat's value of an outcome: its points less ``RIVALRY`` times its rivals'
+        average."""
+        n = self.players
+        if self.rules.teams:
+            values = [points[s] - RIVALRY * points[(s + 1) % 4] for s in range(n)]
+        else:
+            total = sum(points)
+            values = [p - RIVALRY * (total - p) / (n - 1) for p in points]
+        self.low = min(self.low, *values)
+        self.high = max(self.high, *values)
+        return values
+
+
+class _Line:
+    """The play tree from one position: the cards of the trick so far, the tricks won,
+    and what every seat plays for."""
+
+    def __init__(self, search: _Search, bids: tuple[BidAction | None, ...], trump: int,
+                 declarer: int | None, leader: int, trick: list[int], won: list[int],
+                 first: int = (1 << 52) - 1) -> None:
+        self.search = search
+        self.bids = bids
+        self.trump = trump
+        self.declarer = declarer
+        self.goals: Goals = goals_for(search.rules, bids)
+        self.leader = leader
+        self.trick = trick
+        self.won = won
+        self.first = first  # the cards the root may play
+        self.root = _Node()
+        self.outcomes: dict[tuple[int, ...], tuple[tuple[int, ...], list[float]]] = {}
+
+    def iterate(self, hands: list[int]) -> tuple[int, tuple[int, ...], list[float]]:
+        """One iteration on one sampled deal (``hands`` is used up): the first card
+        played, and every seat's points and values at the end of the hand."""
+        n, trump = self.search.players, self.trump
+        trick, leader, won = list(self.trick), self.leader, list(self.won)
+        seat = (leader + len(trick)) % n
+        remaining = 0
+        for hand in hands:
+            remaining |= hand
+        node = self.root
+        path: list[tuple[_Node, int]] = []
+        first_card = -1
+        while remaining:
+            hand = hands[seat]
+            legal = (hand & SUIT_MASKS[trick[0] // 13] or hand) if trick else hand
+            if node is self.root:
+                legal &= self.first
+                card, node, grown = self._select(node, legal)
+                first_card = card
+            else:
+                card, node, grown = self._select(node, legal)
+            path.append((node, seat))
+            hands[seat] = hand & ~(1 << card)
+            remaining &= ~(1 << card)
+            trick.append(card)
+            if len(trick) == n:
+                leader = (leader + trick_winner_position(trick, trump)) % n
+                won[leader] += 1
+                trick = []
+                seat = leader
+            else:
+                seat = (seat + 1) % n
+            if grown:
+                break
+        if remaining:
+            play_out(hands, trump, leader, trick, won, self.goals)
+        points, values = self._outcome(tuple(won))
+        for visited, mover in path:
+            visited.visits += 1
+            visited.total += values[mover]
+        return first_card, points, values
+
+    def _select(self, node: _Node, legal: int) -> tuple[int, _Node, bool]:
+        """The card played at ``node`` among the ``legal`` ones of this deal, the child
+        for it and whether that child is new (then the play-out takes over)."""
+        children = node.children
+        untried = []
+        best_score = -math.inf
+        best = -1
+        explore = self.search.explore()
+        log, sqrt = math.log, math.sqrt
+        while legal:
+            low = legal & -legal
+            legal ^= low
+            card = low.bit_length() - 1
+            child = children.get(card)
+            if child is None:
+                untried.append(card)
+                continue
+            child.avail += 1
+            visits = child.visits
+            score = child.total / visits + explore * sqrt(log(child.avail) / visits)
+            if score > best_score:
+                best_score, best = score, card
+        if untried:
+            card = untried[self.search.rng.randrange(len(untried))]
+            child = _Node()
+            child.avail = 1
+            children[card] = child
+            return card, child, True
+        return best, children[best], False
+
+    def _outcome(self, won: tuple[int, ...]) -> tuple[tuple[int, ...], list[float]]:
+        """Every seat's points and values when the tricks end as ``won`` (remembered: a
+        search meets the same few outcomes over and over)."""
+        outcome = self.outcomes.get(won)
+        if outcome is None:
+            points = hand_points(self.search.rules, self.search.cards_dealt, self.bids, won,
+                                 self.declarer)
+            outcome = self.outcomes[won] = points, self.search.values(points)
+        return outcome

@@ -1,0 +1,152 @@
+"""The C accelerator does exactly what the Python reference does.
+
+CI sets ``BLACKOUT_REQUIRE_FAST=1`` so that a failed build fails here instead of
+silently testing the fallback only.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from blackout import Deal, Game, bots, variant
+from blackout.bots import playout, sampling
+from blackout.bots.playout import (
+    EVERY_TRICK,
+    NO_TRICK,
+    Goals,
+    estimate_tricks_python,
+    play_out_python,
+)
+from blackout.bots.sampling import Sampler
+from blackout.core.cards import SUIT_MASKS, Suit
+
+fast = playout._fast
+
+needs_fast = pytest.mark.skipif(
+    fast is None and not os.environ.get("BLACKOUT_REQUIRE_FAST"),
+    reason="the C accelerator was not built (no C compiler at install)")
+
+
+@needs_fast
+def test_the_accelerator_was_built_where_it_is_required() -> None:
+    assert fast is not None
+
+
+def _random_play_state(rng: random.Random) -> tuple[list[int], int, int, list[int], list[int],
+                                                    Goals]:
+    """A random position part way through a hand, with random goals."""
+    players = rng.randint(2, 7)
+    cards = rng.randint(1, 52 // players)
+    deck = rng.sample(range(52), players * cards)
+    hands = [sum(1 << c for c in deck[s * cards:(s + 1) * cards]) for s in range(players)]
+    trump = rng.randint(-1, 3)
+    leader = rng.randrange(players)
+    # Some seats of the current trick have played (any card of theirs will do here).
+    trick = []
+    for position in range(rng.randrange(players)):
+        seat = (leader + position) % players
+        card = rng.choice([c for c in range(52) if hands[seat] >> c & 1])
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    won = [0] * players
+    teams = players == 4 and rng.random() < 0.3
+    if teams:
+        targets = [rng.randint(0, cards * 2) for _ in range(4)]
+        if rng.random() < 0.5:
+            nil = rng.randrange(4)
+            targets[nil], targets[(nil + 2) % 4] = NO_TRICK, EVERY_TRICK
+        goals = Goals(tuple(targets), teams=True)
+    else:
+        goals = Goals(tuple(rng.randint(-1, cards) for _ in range(players)),
+                      greedy_when_over=rng.random() < 0.5)
+    return hands, trump, leader, trick, won, goals
+
+
+@needs_fast
+@settings(max_examples=3000, deadline=None)
+@given(st.integers(0, 2**32))
+def test_c_play_outs_take_the_same_tricks_as_python(seed: int) -> None:
+    hands, trump, leader, trick, won, goals = _random_play_state(random.Random(seed))
+    expected = play_out_python(list(hands), trump, leader, list(trick), list(won), goals)
+    got = fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
+                        goals.greedy_when_over)
+    assert got == expected
+
+
+@needs_fast
+@settings(max_examples=2000, deadline=None)
+@given(st.integers(0, 2**52 - 1), st.integers(-1, 3), st.integers(2, 7))
+def test_c_hand_estimates_equal_python_to_the_bit(hand: int, trump: int, players: int) -> None:
+    assert fast.estimate_tricks(hand, trump, players) == estimate_tricks_python(hand, trump,
+                                                                                 players)
+
+
+def _view_after_a_void() -> tuple[Game, int]:
+    rules = variant("standard", schedule=[5], last_hand_no_trump=False)
+    game = Game.new(rules, ["a", "b", "c", "d"], deals=[Deal(
+        hands=[["AS", "KS", "QS", "2H", "3H"], ["JS", "4D", "5D", "6D", "7D"],
+               ["3S", "8D", "9D", "10D", "JD"], ["4S", "2C", "3C", "4C", "5C"]],
+        turn_up="AH", dealer=3)])
+    for move in ["3", "0", "1", "0", "2H", "4D"]:  # b shows it has no hearts
+        game.apply(move)
+    return game, 2
+
+
+@needs_fast
+def test_c_samples_keep_every_constraint() -> None:
+    game, seat = _view_after_a_void()
+    view = game.view(seat)
+    assert Suit.HEARTS in view.voids()[1]
+    sampler = Sampler(view)
+    rng = random.Random(3)
+    seen = view.hand | view.played | (1 << int(view.turn_up or 0))
+    for _ in range(500):
+        hands = sampler.sample(rng)
+        assert hands[seat] == view.hand
+        assert not hands[1] & SUIT_MASKS[Suit.HEARTS]
+        assert [h.bit_count() for h in hands] == [4, 4, 5, 5]
+        others = [hands[s] for s in (0, 1, 3)]
+        assert not any(h & seen for h in others)
+        assert not (others[0] | others[1] | others[2]) & ~view.unseen()
+        assert not others[0] & others[1] and not others[1] & others[2]
+
+
+@needs_fast
+def test_c_samples_weigh_the_bids_as_python_does() -> None:
+    # Seat a bid 3 of 5: both samplers should lean the same way, giving it deals that
+    # look worth about as much.
+    game, seat = _view_after_a_void()
+    sampler = Sampler(game.view(seat))
+    trump = int(Suit.HEARTS)
+
+    def mean_worth(sample: Callable[[random.Random], list[int]], rng: random.Random) -> float:
+        dealt = (sample(rng)[0] | sampler.played[0] for _ in range(3000))
+        return statistics.fmean(estimate_tricks_python(hand, trump, 4) for hand in dealt)
+
+    c_worth = mean_worth(sampler.sample, random.Random(1))
+    python_worth = mean_worth(sampler.sample_python, random.Random(2))
+    uniform = Sampler(game.view(seat))
+    uniform.bids = [None] * 4
+    unweighted = mean_worth(uniform.sample_python, random.Random(3))
+    assert abs(c_worth - python_worth) < 0.05
+    assert c_worth > unweighted + 0.2  # the weighting does something
+
+
+def test_the_expert_plays_a_whole_game_without_the_accelerator(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a user without a C compiler runs: the Python reference everywhere.
+    monkeypatch.setattr(playout, "_fast", None)
+    monkeypatch.setattr(sampling, "_fast", None)
+    game = Game.new(variant("standard", schedule=[3, 2]), ["a", "b", "c"], seed=5)
+    bot = bots.create("expert", seed=2, iterations=5)
+    while not game.is_over:
+        action = bot.choose(game.view(game.to_move))
+        assert action in game.legal_actions()
+        game.apply(action)
