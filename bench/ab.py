@@ -12,6 +12,10 @@ hook, 1 point a trick + 10 for an exact bid)::
     .venv/bin/python bench/ab.py cheat --cards 7 --deals 40 90      # one process
     .venv/bin/python bench/ab.py basic --cards 7 --deals 0 10
 
+``--think SECONDS`` plays every bot on a time budget instead (one worker each, so two
+processes can share a 2-core machine): how a variant that is faster or slower per
+iteration compares at equal time; the result then depends on the machine.
+
 Variants: ``cheat`` (the shipped expert shown every hand: what perfect information
 is worth to this search), ``basic``, ``expert`` (a sanity check: margin exactly 0), or
 ``module:NAME``, a module on ``PYTHONPATH`` with its own ``ExpertBot`` (a modified copy

@@ -282,6 +282,18 @@ def test_bad_budgets_are_refused() -> None:
         bots.create("expert", iterations=0)
     with pytest.raises(ValueError, match="think"):
         bots.create("expert", think=0)
+    with pytest.raises(ValueError, match="rivalry"):
+        bots.create("expert", rivalry=1.5)
+
+
+def test_a_rivalrous_expert_still_takes_the_tricks_it_bid_for() -> None:
+    game = Game.new(variant("standard", schedule=[2], tiebreak="shared"), list("abcd"),
+                    deals=[Deal(hands=[["AS", "2C"], ["2H", "3H"], ["4H", "5H"],
+                                       ["6H", "7H"]], turn_up="2S", dealer=3)])
+    for bid in ["1", "0", "0", "0"]:
+        game.apply(bid)
+    bot = bots.create("expert", seed=1, iterations=10, rivalry=1.0)
+    assert bot.choose(game.view(0)) == Play(blackout.Card.parse("AS"))
 
 
 # -- every bot, every preset: legal actions only, from a view alone ------------------------------

@@ -6,8 +6,9 @@ respected, deals weighted by how well they fit the bids), the seat's own later c
 and the others' answers are searched in a tree, the rest of the hand is played out
 with the fast policy of :mod:`blackout.bots.playout`, and each outcome is scored with
 the table's own :func:`~blackout.core.scoring.hand_points`.  An outcome's value to a
-seat is its points less half its rivals' average (so once its own score is settled it
-still plays to cost the others theirs).  The candidate searched most often is chosen.
+seat is its points, less ``rivalry`` (0 to 1, default 0) times its rivals' average: a
+rivalrous bot, its own score settled, still plays to cost the others theirs (measured
+no better, see bench/RESULTS.md).  The candidate searched most often is chosen.
 
 * Cards: equal cards (a run like Q-J with nothing left between) are searched once.
 * Bids are judged by the *score* they lead to as the search itself would play the
@@ -60,6 +61,7 @@ from blackout.bots.playout import (
 )
 from blackout.bots.tree import (
     EXPLORATION,
+    RIVALRY,
     Start,
     Stats,
     search_before_play,
@@ -111,7 +113,10 @@ class ExpertBot:
     exploration = EXPLORATION
 
     def __init__(self, seed: int | None = None, think: float = 1.0,
-                 iterations: int | None = None, workers: int | None = None) -> None:
+                 iterations: int | None = None, workers: int | None = None,
+                 rivalry: float = RIVALRY) -> None:
+        if not 0 <= rivalry <= 1:
+            raise ValueError("rivalry must be between 0 and 1")
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if think <= 0:
@@ -121,6 +126,7 @@ class ExpertBot:
         self.seed = random.randrange(2**63) if seed is None else seed
         self.think = think
         self.iterations = iterations
+        self.rivalry = rivalry
         if workers is None:
             # A fixed budget must not depend on the machine; a time budget uses the cores.
             workers = 1 if iterations is not None else min(2, os.cpu_count() or 1)
@@ -153,12 +159,13 @@ class ExpertBot:
         if view.phase == "play":
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
-            jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration)
-                    for k, share in self._shares(len(candidates))]
+            jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
+                     self.rivalry) for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view), f"{key}:{k}", deadline, share,
-                     self.exploration) for k, share in self._shares(len(candidates))]
+                     self.exploration, self.rivalry)
+                    for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):
             for total, found in zip(totals, stats, strict=True):

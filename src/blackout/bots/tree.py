@@ -9,7 +9,7 @@ weighted by the bids), walks down the tree choosing among the cards that deal al
 by UCB, adds one node, plays the rest of the hand out with the fast policy of
 :mod:`blackout.bots.playout` and scores it with the table's
 :func:`~blackout.core.scoring.hand_points`.  Every seat chooses for itself in the tree,
-by its own points less half its rivals' average, so the search learns how the others
+by its own value (see ``rivalry``), so the search learns how the others
 answer a card instead of assuming the policy's answer.  A card's UCB counts only the
 iterations whose deal held it (its *availability*), which keeps the statistics fair
 when the deals differ.
@@ -54,9 +54,11 @@ from blackout.core.view import View
 
 __all__ = ["EXPLORATION", "RIVALRY", "Start", "Stats", "search_before_play", "search_play"]
 
-#: How much a point scored by a rival counts against one's own: with its own score
-#: settled, a seat still prefers the outcome that costs its rivals most.
-RIVALRY = 0.5
+#: How much a point scored by a rival (on average) counts against one's own, by default:
+#: above 0, a seat whose score is settled still prefers the outcome that costs its
+#: rivals most.  0 plays for one's own score, as OpenSpiel's players do (measured in
+#: bench/RESULTS.md: no worse in self-play, if anything better against ISMCTS).
+RIVALRY = 0.0
 #: UCB's exploration constant, as a share of the spread of the values seen so far, so
 #: it suits every scoring (pbmserv's points, Potomac's penalties, tricks + 10).
 EXPLORATION = 0.7
@@ -67,7 +69,7 @@ class Stats:
     """What the search found for one candidate of the deciding seat."""
 
     visits: int = 0
-    value: float = 0.0  # total of the seat's values (points less rivals' share)
+    value: float = 0.0  # total of the seat's values (points, less rivals' share)
     points: int = 0  # total of the seat's own points
 
 
@@ -88,11 +90,12 @@ Begin = Callable[[list[int], Action], Start]
 
 
 def search_play(view: View, cards: list[int], seed: str, deadline: float,
-                iterations: int | None, exploration: float = EXPLORATION) -> list[Stats]:
+                iterations: int | None, exploration: float = EXPLORATION,
+                rivalry: float = RIVALRY) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order."""
-    search = _Search(view, random.Random(seed), exploration)
+    search = _Search(view, random.Random(seed), exploration, rivalry)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
                  view.declarer, view.leader, [card for _, card in view.trick],
@@ -109,10 +112,11 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
 
 def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed: str,
                        deadline: float, iterations: int | None,
-                       exploration: float = EXPLORATION) -> list[Stats]:
+                       exploration: float = EXPLORATION, rivalry: float = RIVALRY,
+                       ) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
-    search = _Search(view, random.Random(seed), exploration)
+    search = _Search(view, random.Random(seed), exploration, rivalry)
     stats = [Stats() for _ in actions]
     lines: list[dict[Start, _Line]] = [{} for _ in actions]
 
@@ -155,31 +159,42 @@ def _run(iterate: Callable[[list[int]], None], sampler: Sampler, rng: random.Ran
             return  # another iteration might not finish in time
 
 
-class _Node:
-    """The position after a card: how often its card was chosen and available, and the
-    total value to the seat that chose it."""
-
-    __slots__ = ("avail", "children", "total", "visits")
+class _Tree:
+    """The nodes of a search's trees, a node being an index into these lists: how often
+    its card was chosen and available, the total value to the seat that chose it, and
+    its children by card.  Lists of numbers and dicts of ints are not tracked by the
+    cycle collector, so a large tree costs no collection time (a collection over a tree
+    of objects took 25-30 ms, enough to overrun a decision's budget)."""
 
     def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}
-        self.visits = 0
-        self.avail = 0
-        self.total = 0.0
+        self.children: list[dict[int, int]] = []
+        self.visits: list[int] = []
+        self.avail: list[int] = []
+        self.total: list[float] = []
+
+    def add(self) -> int:
+        self.children.append({})
+        self.visits.append(0)
+        self.avail.append(1)
+        self.total.append(0.0)
+        return len(self.visits) - 1
 
 
 class _Search:
     """What every tree of one search shares: the table, the generator, the UCB scale."""
 
-    def __init__(self, view: View, rng: random.Random, exploration: float) -> None:
+    def __init__(self, view: View, rng: random.Random, exploration: float,
+                 rivalry: float) -> None:
         self.rng = rng
         self.exploration = exploration
+        self.rivalry = rivalry
         self.rules = view.rules
         self.players = view.players_count
         self.cards_dealt = view.cards_dealt
         self.seat = view.seat
         self.low = math.inf
         self.high = -math.inf
+        self.tree = _Tree()
 
     def explore(self) -> float:
         """UCB's constant for the values seen so far."""
@@ -198,14 +213,14 @@ class _Search:
                    + explore * math.sqrt(log_total / stats[i].visits))
 
     def values(self, points: tuple[int, ...]) -> list[float]:
-        """Every seat's value of an outcome: its points less ``RIVALRY`` times its rivals'
+        """Every seat's value of an outcome: its points less ``rivalry`` times its rivals'
         average."""
-        n = self.players
+        n, rivalry = self.players, self.rivalry
         if self.rules.teams:
-            values = [points[s] - RIVALRY * points[(s + 1) % 4] for s in range(n)]
+            values = [points[s] - rivalry * points[(s + 1) % 4] for s in range(n)]
         else:
             total = sum(points)
-            values = [p - RIVALRY * (total - p) / (n - 1) for p in points]
+            values = [p - rivalry * (total - p) / (n - 1) for p in points]
         self.low = min(self.low, *values)
         self.high = max(self.high, *values)
         return values
@@ -227,7 +242,7 @@ class _Line:
         self.trick = trick
         self.won = won
         self.first = first  # the cards the root may play
-        self.root = _Node()
+        self.root = search.tree.add()
         self.outcomes: dict[tuple[int, ...], tuple[tuple[int, ...], list[float]]] = {}
 
     def iterate(self, hands: list[int]) -> tuple[int, tuple[int, ...], list[float]]:
@@ -240,7 +255,7 @@ class _Line:
         for hand in hands:
             remaining |= hand
         node = self.root
-        path: list[tuple[_Node, int]] = []
+        path: list[tuple[int, int]] = []
         first_card = -1
         while remaining:
             hand = hands[seat]
@@ -267,15 +282,17 @@ class _Line:
         if remaining:
             play_out(hands, trump, leader, trick, won, self.goals)
         points, values = self._outcome(tuple(won))
+        visits, total = self.search.tree.visits, self.search.tree.total
         for visited, mover in path:
-            visited.visits += 1
-            visited.total += values[mover]
+            visits[visited] += 1
+            total[visited] += values[mover]
         return first_card, points, values
 
-    def _select(self, node: _Node, legal: int) -> tuple[int, _Node, bool]:
+    def _select(self, node: int, legal: int) -> tuple[int, int, bool]:
         """The card played at ``node`` among the ``legal`` ones of this deal, the child
         for it and whether that child is new (then the play-out takes over)."""
-        children = node.children
+        tree = self.search.tree
+        children, visits, avail, total = tree.children[node], tree.visits, tree.avail, tree.total
         untried = []
         best_score = -math.inf
         best = -1
@@ -289,16 +306,14 @@ class _Line:
             if child is None:
                 untried.append(card)
                 continue
-            child.avail += 1
-            visits = child.visits
-            score = child.total / visits + explore * sqrt(log(child.avail) / visits)
+            avail[child] += 1
+            tried = visits[child]
+            score = total[child] / tried + explore * sqrt(log(avail[child]) / tried)
             if score > best_score:
                 best_score, best = score, card
         if untried:
             card = untried[self.search.rng.randrange(len(untried))]
-            child = _Node()
-            child.avail = 1
-            children[card] = child
+            child = children[card] = tree.add()
             return card, child, True
         return best, children[best], False
 
