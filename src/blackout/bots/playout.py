@@ -35,6 +35,7 @@ __all__ = [
     "choose_card",
     "estimate_tricks",
     "goals_for",
+    "next_turn",
     "play_out",
     "trick_winner_position",
 ]
@@ -216,14 +217,20 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
         hands[seat] = hand & ~(1 << card)
         remaining &= ~(1 << card)
         trick.append(card)
-        if len(trick) == n:
-            leader = (leader + trick_winner_position(trick, trump)) % n
-            won[leader] += 1
-            trick = []
-            seat = leader
-        else:
-            seat = (seat + 1) % n
+        trick, leader, seat = next_turn(trick, leader, won, trump, n)
     return won
+
+
+def next_turn(trick: list[int], leader: int, won: list[int], trump: int,
+              players: int) -> tuple[list[int], int, int]:
+    """After a card joins ``trick`` (led by ``leader``): the trick, its leader and the
+    seat to play next.  A full trick is credited to its winner in ``won`` and a new,
+    empty one is led by that winner."""
+    if len(trick) == players:
+        leader = (leader + trick_winner_position(trick, trump)) % players
+        won[leader] += 1
+        return [], leader, leader
+    return trick, leader, (leader + len(trick)) % players
 
 
 # Expected tricks from one card, by rank index (0 = two .. 12 = ace), given the suit's

@@ -44,8 +44,8 @@ from blackout.bots.playout import (
     SUIT_MASKS,
     Goals,
     goals_for,
+    next_turn,
     play_out,
-    trick_winner_position,
 )
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import Action, BidAction
@@ -270,13 +270,7 @@ class _Line:
             hands[seat] = hand & ~(1 << card)
             remaining &= ~(1 << card)
             trick.append(card)
-            if len(trick) == n:
-                leader = (leader + trick_winner_position(trick, trump)) % n
-                won[leader] += 1
-                trick = []
-                seat = leader
-            else:
-                seat = (seat + 1) % n
+            trick, leader, seat = next_turn(trick, leader, won, trump, n)
             if grown:
                 break
         if remaining:
