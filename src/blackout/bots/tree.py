@@ -191,7 +191,6 @@ class _Search:
         self.rules = view.rules
         self.players = view.players_count
         self.cards_dealt = view.cards_dealt
-        self.seat = view.seat
         self.low = math.inf
         self.high = -math.inf
         self.tree = _Tree()
@@ -260,9 +259,8 @@ class _Line:
         while remaining:
             hand = hands[seat]
             legal = (hand & SUIT_MASKS[trick[0] // 13] or hand) if trick else hand
-            if node is self.root:
-                legal &= self.first
-                card, node, grown = self._select(node, legal)
+            if first_card < 0:  # the deciding seat's card, at the root
+                card, node, grown = self._select(node, legal & self.first)
                 first_card = card
             else:
                 card, node, grown = self._select(node, legal)
