@@ -17,6 +17,13 @@ venv that has open_spiel and blackout::
 
     /tmp/osvenv/bin/python bench/bots.py --cards 7 --deals 40 --think 0.2
     /tmp/osvenv/bin/python bench/bots.py --tune --cards 7 --deals 10   # ISMCTS settings
+
+With ``--simulations N --iterations M`` both bots get fixed budgets instead of a clock
+(ISMCTS ``N`` simulations a decision, the expert ``M`` sampled deals per candidate on
+one worker), so a run is repeatable and two expert versions can be compared on the
+same deals against the same opponents, on a busy machine too::
+
+    /tmp/osvenv/bin/python bench/bots.py --cards 7 --deals 80 --simulations 6000 --iterations 1000
 """
 
 from __future__ import annotations
@@ -89,11 +96,15 @@ class ISMCTS:
     """OpenSpiel's C++ information-set MCTS with a wall-clock budget per decision."""
 
     def __init__(self, seed: int, think: float, uct_c: float, final_policy: str,
-                 rollouts: int) -> None:
+                 rollouts: int, simulations: int | None = None) -> None:
         evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
         policy = getattr(pyspiel.ISMCTSFinalPolicyType, final_policy)
-        self.bot = pyspiel.ISMCTSBot(seed, evaluator, uct_c, 10**7, -1, policy, False, False,
-                                     think)
+        if simulations is None:  # the clock decides
+            self.bot = pyspiel.ISMCTSBot(seed, evaluator, uct_c, 10**7, -1, policy, False,
+                                         False, think)
+        else:
+            self.bot = pyspiel.ISMCTSBot(seed, evaluator, uct_c, simulations, -1, policy,
+                                         False, False)
         self._evaluator = evaluator  # keep it alive as long as the bot
 
     def step(self, state: pyspiel.State) -> int:
@@ -101,12 +112,14 @@ class ISMCTS:
 
 
 def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seats: set[int],
-              think: float, ismcts_settings: dict, seed: int) -> tuple[list[int], float, float]:
+              think: float, ismcts_settings: dict, seed: int,
+              iterations: int | None = None) -> tuple[list[int], float, float]:
     """Play one deal; return the scores, and mean decision seconds (expert, ISMCTS)."""
     state = deal_openspiel(os_game, random.Random(deal_rng_seed))
     deal = mirror_deal(state, cards)
     game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
-    experts = {s: ExpertBot(seed=seed * 10 + s, think=think) for s in expert_seats}
+    budget: dict = {"think": think} if iterations is None else {"iterations": iterations}
+    experts = {s: ExpertBot(seed=seed * 10 + s, **budget) for s in expert_seats}
     ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
               for s in range(PLAYERS) if s not in expert_seats}
     times: dict[str, list[float]] = {"expert": [], "ismcts": []}
@@ -134,7 +147,8 @@ def _mean(values: list[float]) -> float:
     return statistics.fmean(values) if values else 0.0
 
 
-def run(cards: int, deals: int, think: float, seed: int, settings: dict) -> dict:
+def run(cards: int, deals: int, think: float, seed: int, settings: dict,
+        iterations: int | None = None) -> dict:
     os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": cards})
     lone_expert, lone_ismcts, both = [], [], []
     exact = {"expert": [0, 0], "ismcts": [0, 0]}
@@ -145,7 +159,7 @@ def run(cards: int, deals: int, think: float, seed: int, settings: dict) -> dict
         for expert_seats in ({lone}, set(range(PLAYERS)) - {lone}):
             scores, t_expert, t_ismcts = play_deal(os_game, seed * 100003 + index, cards,
                                                    expert_seats, think, settings,
-                                                   seed + index)
+                                                   seed + index, iterations)
             e = [scores[s] for s in expert_seats]
             i = [scores[s] for s in range(PLAYERS) if s not in expert_seats]
             margin = statistics.fmean(e) - statistics.fmean(i)
@@ -163,7 +177,8 @@ def run(cards: int, deals: int, think: float, seed: int, settings: dict) -> dict
         print(f"deal {index + 1}/{deals}: margin {margins[0]:+.1f} (1 expert), "
               f"{margins[1]:+.1f} (3 experts)", file=sys.stderr, flush=True)
     return {
-        "cards": cards, "deals": deals, "think": think, "seed": seed, "ismcts": settings,
+        "cards": cards, "deals": deals, "think": think, "iterations": iterations, "seed": seed,
+        "ismcts": settings,
         "margin_one_expert": _interval(lone_expert),
         "margin_three_experts": _interval(lone_ismcts),
         "margin_both": _interval(both),
@@ -199,13 +214,19 @@ def main() -> int:
                         choices=["MAX_VISIT_COUNT", "MAX_VALUE", "NORMALIZED_VISIT_COUNT"])
     parser.add_argument("--rollouts", type=int, default=1,
                         help="random rollouts per ISMCTS leaf evaluation")
+    parser.add_argument("--simulations", type=int, metavar="N",
+                        help="ISMCTS simulations a decision instead of --think (repeatable)")
+    parser.add_argument("--iterations", type=int, metavar="N",
+                        help="expert sampled deals per candidate instead of --think "
+                             "(repeatable; one worker)")
     parser.add_argument("--tune", action="store_true",
                         help="run every ISMCTS setting of TUNING on the same deals")
     args = parser.parse_args()
     grid = TUNING if args.tune else [{"uct_c": args.uct_c, "final_policy": args.final_policy,
                                       "rollouts": args.rollouts}]
     for settings in grid:
-        result = run(args.cards, args.deals, args.think, args.seed, settings)
+        settings = {**settings, "simulations": args.simulations}
+        result = run(args.cards, args.deals, args.think, args.seed, settings, args.iterations)
         print(json.dumps(result), flush=True)
     return 0
 

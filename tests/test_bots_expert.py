@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import random
 import time
@@ -287,13 +288,19 @@ def test_bad_budgets_are_refused() -> None:
 
 
 def test_a_rivalrous_expert_still_takes_the_tricks_it_bid_for() -> None:
-    game = Game.new(variant("standard", schedule=[2], tiebreak="shared"), list("abcd"),
-                    deals=[Deal(hands=[["AS", "2C"], ["2H", "3H"], ["4H", "5H"],
-                                       ["6H", "7H"]], turn_up="2S", dealer=3)])
-    for bid in ["1", "0", "0", "0"]:
-        game.apply(bid)
+    # c (bid 1) plays last to the first trick, every hand shown to it: the king takes the
+    # trick and c makes its bid (so do a and b); the two lets b (bid 0) take the trick
+    # and fail, but then a's ace takes c's king and c fails too.  Even a bot that counts
+    # its rivals' points fully against its own keeps its bid.
+    game = Game.new(variant("standard", schedule=[2], tiebreak="shared"), list("abc"),
+                    deals=[Deal(hands=[["3H", "AH"], ["QH", "4H"], ["KH", "2H"]],
+                                turn_up="2S", dealer=2)])
+    for move in ["1", "0", "1", "3H", "QH"]:
+        game.apply(move)
+    shown = dataclasses.replace(game.view(2), hands=tuple(game.view(s).hands[s]
+                                                          for s in range(3)))
     bot = bots.create("expert", seed=1, iterations=10, rivalry=1.0)
-    assert bot.choose(game.view(0)) == Play(blackout.Card.parse("AS"))
+    assert bot.choose(shown) == Play(blackout.Card.parse("KH"))
 
 
 # -- every bot, every preset: legal actions only, from a view alone ------------------------------

@@ -6,10 +6,10 @@ silently testing the fallback only.
 
 from __future__ import annotations
 
+import collections
 import os
 import random
 import statistics
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +25,7 @@ from blackout.bots.playout import (
     play_out_python,
 )
 from blackout.bots.sampling import Sampler
+from blackout.core.actions import BIDS
 from blackout.core.cards import SUIT_MASKS, Suit
 
 fast = playout._fast
@@ -118,25 +119,30 @@ def test_c_samples_keep_every_constraint() -> None:
         assert not others[0] & others[1] and not others[1] & others[2]
 
 
-@needs_fast
-def test_c_samples_weigh_the_bids_as_python_does() -> None:
-    # Seat a bid 3 of 5: both samplers should lean the same way, giving it deals that
-    # look worth about as much.
+@pytest.mark.parametrize("which", ["c", "python"])
+def test_samples_are_uniform_whatever_the_bids(which: str) -> None:
+    # Seat a bid 3 of 5 and b has shown no hearts.  Apart from the hearts b cannot hold,
+    # every unseen card is as likely as any other to be in a's hand: the bid does not
+    # make a's high cards likelier (measured better against ISMCTS, bench/RESULTS.md).
+    if which == "c" and fast is None:
+        pytest.skip("the C accelerator was not built")
     game, seat = _view_after_a_void()
-    sampler = Sampler(game.view(seat))
-    trump = int(Suit.HEARTS)
-
-    def mean_worth(sample: Callable[[random.Random], list[int]], rng: random.Random) -> float:
-        dealt = (sample(rng)[0] | sampler.played[0] for _ in range(3000))
-        return statistics.fmean(estimate_tricks_python(hand, trump, 4) for hand in dealt)
-
-    c_worth = mean_worth(sampler.sample, random.Random(1))
-    python_worth = mean_worth(sampler.sample_python, random.Random(2))
-    uniform = Sampler(game.view(seat))
-    uniform.bids = [None] * 4
-    unweighted = mean_worth(uniform.sample_python, random.Random(3))
-    assert abs(c_worth - python_worth) < 0.05
-    assert c_worth > unweighted + 0.2  # the weighting does something
+    view = game.view(seat)
+    assert view.bids[0] == BIDS[3]
+    sampler = Sampler(view)
+    sample = sampler.sample if which == "c" else sampler.sample_python
+    rng = random.Random(4)
+    draws = 4000
+    held = collections.Counter()
+    for _ in range(draws):
+        hand = sample(rng)[0]
+        held.update(card for card in range(52) if hand >> card & 1)
+    plain = [card for card in range(52)
+             if view.unseen() >> card & 1 and card // 13 != Suit.HEARTS]
+    share = statistics.fmean(held[card] for card in plain) / draws
+    assert 0.05 < share < 0.2
+    for card in plain:  # a standard error is about 0.005
+        assert abs(held[card] / draws - share) < 0.03, card
 
 
 def test_the_expert_plays_a_whole_game_without_the_accelerator(

@@ -249,12 +249,10 @@ static uint64_t next_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static double next_unit(uint64_t *state) { return (next_random(state) >> 11) * 0x1.0p-53; }
-
 typedef struct {
-    int players, trump, hidden_count, pool_size;
-    int hidden[MAX_PLAYERS], counts[MAX_PLAYERS], bids[MAX_PLAYERS];
-    uint64_t known[MAX_PLAYERS], allowed[MAX_PLAYERS], played[MAX_PLAYERS];
+    int players, hidden_count, pool_size;
+    int hidden[MAX_PLAYERS], counts[MAX_PLAYERS];
+    uint64_t known[MAX_PLAYERS], allowed[MAX_PLAYERS];
     int pool[52];
 } Sampler;
 
@@ -289,20 +287,6 @@ static int try_deal(const Sampler *sm, uint64_t *state, int respect_voids, uint6
         hands[seat] = hand;
     }
     return 1;
-}
-
-static double weight(const Sampler *sm, const uint64_t *hands, double spread)
-{
-    double misfit = 0.0;
-    for (int h = 0; h < sm->hidden_count; h++) {
-        int seat = sm->hidden[h];
-        if (sm->bids[seat] < 0)
-            continue;
-        double gap = sm->bids[seat]
-                     - estimate_tricks(hands[seat] | sm->played[seat], sm->trump, sm->players);
-        misfit += gap * gap;
-    }
-    return exp(-misfit / (2 * spread * spread));
 }
 
 /* -- Python wrappers ---------------------------------------------------------------------- */
@@ -411,54 +395,33 @@ static PyObject *py_estimate_tricks(PyObject *self, PyObject *args)
 }
 
 PyDoc_STRVAR(sample_doc,
-             "sample(seed, known, hidden, counts, allowed, played, bids, trump, unseen, tries,\n"
-             "       void_tries, spread) -> list\n\n"
+             "sample(seed, known, hidden, counts, allowed, unseen, void_tries) -> list\n\n"
              "One deal of the hidden cards; see blackout.bots.sampling.Sampler.");
 
 static PyObject *py_sample(PyObject *self, PyObject *args)
 {
     unsigned long long seed, unseen;
-    PyObject *known_seq, *hidden_seq, *counts_seq, *allowed_seq, *played_seq, *bids_seq;
-    int trump, tries, void_tries;
-    double spread;
-    if (!PyArg_ParseTuple(args, "KOOOOOOiKiid", &seed, &known_seq, &hidden_seq, &counts_seq,
-                          &allowed_seq, &played_seq, &bids_seq, &trump, &unseen, &tries,
-                          &void_tries, &spread))
+    PyObject *known_seq, *hidden_seq, *counts_seq, *allowed_seq;
+    int void_tries;
+    if (!PyArg_ParseTuple(args, "KOOOOKi", &seed, &known_seq, &hidden_seq, &counts_seq,
+                          &allowed_seq, &unseen, &void_tries))
         return NULL;
     Sampler sm;
     sm.players = read_ints(counts_seq, sm.counts, MAX_PLAYERS, "counts");
     if (sm.players < 0)
         return NULL;
     int n = sm.players;
-    sm.trump = trump;
     sm.hidden_count = read_ints(hidden_seq, sm.hidden, MAX_PLAYERS, "hidden");
-    if (sm.hidden_count < 0 || read_ints(bids_seq, sm.bids, MAX_PLAYERS, "bids") != n
-        || read_masks(known_seq, sm.known, n, "known") < 0
-        || read_masks(allowed_seq, sm.allowed, n, "allowed") < 0
-        || read_masks(played_seq, sm.played, n, "played") < 0) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "bids: one per player");
+    if (sm.hidden_count < 0 || read_masks(known_seq, sm.known, n, "known") < 0
+        || read_masks(allowed_seq, sm.allowed, n, "allowed") < 0)
         return NULL;
-    }
     sm.pool_size = cards_of(unseen, sm.pool);
-    uint64_t state = seed, hands[MAX_PLAYERS], best[MAX_PLAYERS];
-    double best_weight = -1.0;
-    for (int t = 0; t < tries; t++) {
-        int dealt = 0;
-        for (int v = 0; v < void_tries && !dealt; v++)
-            dealt = try_deal(&sm, &state, 1, hands);
-        if (!dealt)
-            try_deal(&sm, &state, 0, hands); /* never stall a search (see sampling.py) */
-        double w = weight(&sm, hands, spread);
-        if (next_unit(&state) < w)
+    uint64_t state = seed, hands[MAX_PLAYERS];
+    for (int v = 0; v < void_tries; v++)
+        if (try_deal(&sm, &state, 1, hands))
             return masks_to_list(hands, n);
-        if (w > best_weight) {
-            best_weight = w;
-            for (int s = 0; s < n; s++)
-                best[s] = hands[s];
-        }
-    }
-    return masks_to_list(best, n);
+    try_deal(&sm, &state, 0, hands); /* never stall a search (see sampling.py) */
+    return masks_to_list(hands, n);
 }
 
 static PyMethodDef methods[] = {

@@ -2,7 +2,7 @@
 
 Every decision is searched by :mod:`blackout.bots.tree`: the cards the bot cannot see
 are dealt many times over (:class:`~blackout.bots.sampling.Sampler`: void suits
-respected, deals weighted by how well they fit the bids), the seat's own later cards
+respected, otherwise uniform), the seat's own later cards
 and the others' answers are searched in a tree, the rest of the hand is played out
 with the fast policy of :mod:`blackout.bots.playout`, and each outcome is scored with
 the table's own :func:`~blackout.core.scoring.hand_points`.  An outcome's value to a

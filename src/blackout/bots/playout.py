@@ -234,8 +234,8 @@ def next_turn(trick: list[int], leader: int, won: list[int], trump: int,
 
 
 # Expected tricks from one card, by rank index (0 = two .. 12 = ace), given the suit's
-# length in hand: plain suits and the trump suit.  Rough values; they only weight
-# samples and guess the bids of players who have not bid yet.
+# length in hand: plain suits and the trump suit.  Rough values; they only say which
+# bids are worth searching and guess the bids of players who have not bid yet.
 _PLAIN = {12: (0.85, 0.85, 0.8, 0.75), 11: (0.2, 0.55, 0.55, 0.45), 10: (0.05, 0.15, 0.35, 0.3)}
 _TRUMP = {12: 1.0, 11: 0.85, 10: 0.65, 9: 0.45}
 # What the table above credits a card on average (four players): measured by playing
@@ -244,7 +244,7 @@ _HIGH_CARD_SHARE = 0.145
 
 
 def estimate_tricks(hand: int, trump: int, players: int) -> float:
-    """A quick guess of how many tricks a hand takes, for bid guesses and weights."""
+    """A quick guess of how many tricks a hand takes, for bid guesses."""
     if _fast is not None:
         return _fast.estimate_tricks(hand, trump, players)
     return estimate_tricks_python(hand, trump, players)

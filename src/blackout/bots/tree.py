@@ -4,8 +4,8 @@ The search player's engine.  Every card of a hand is seen by the whole table, so
 positions one seat cannot tell apart are those that differ only in the hidden hands,
 and a tree keyed by the moves made since the decision is a tree of what the seat knows
 (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012).  Each iteration deals
-the hidden cards anew (:class:`~blackout.bots.sampling.Sampler`: voids respected, deals
-weighted by the bids), walks down the tree choosing among the cards that deal allows
+the hidden cards anew (:class:`~blackout.bots.sampling.Sampler`: voids respected,
+otherwise uniform), walks down the tree choosing among the cards that deal allows
 by UCB, adds one node, plays the rest of the hand out with the fast policy of
 :mod:`blackout.bots.playout` and scores it with the table's
 :func:`~blackout.core.scoring.hand_points`.  Every seat chooses for itself in the tree,
