@@ -20,8 +20,10 @@ venv that has open_spiel and blackout::
 
 With ``--simulations N --iterations M`` both bots get fixed budgets instead of a clock
 (ISMCTS ``N`` simulations a decision, the expert ``M`` sampled deals per candidate on
-one worker), so a run is repeatable and two expert versions can be compared on the
-same deals against the same opponents, on a busy machine too::
+one worker), so the result does not depend on the machine's load and two expert
+versions can be compared on the same deals, on a busy machine too.  (The expert is
+then repeatable from its seed; OpenSpiel's ISMCTS is not quite: the same seed and
+simulations sometimes give another card.)::
 
     /tmp/osvenv/bin/python bench/bots.py --cards 7 --deals 80 --simulations 6000 --iterations 1000
 """
@@ -215,10 +217,10 @@ def main() -> int:
     parser.add_argument("--rollouts", type=int, default=1,
                         help="random rollouts per ISMCTS leaf evaluation")
     parser.add_argument("--simulations", type=int, metavar="N",
-                        help="ISMCTS simulations a decision instead of --think (repeatable)")
+                        help="ISMCTS simulations a decision instead of --think")
     parser.add_argument("--iterations", type=int, metavar="N",
                         help="expert sampled deals per candidate instead of --think "
-                             "(repeatable; one worker)")
+                             "(one worker)")
     parser.add_argument("--tune", action="store_true",
                         help="run every ISMCTS setting of TUNING on the same deals")
     args = parser.parse_args()
