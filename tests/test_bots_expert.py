@@ -223,6 +223,20 @@ def test_equal_cards_are_searched_once() -> None:
     assert [str(p) for p in _distinct_plays(legal, unseen)] == ["2H", "5H", "9S", "JS"]
 
 
+def test_a_card_on_the_table_keeps_two_of_ours_apart() -> None:
+    # The 7C is led: the 6C loses to it and the 8C wins, so they are not equal, although
+    # no club between them is unseen any more.
+    deal = Deal(hands=[["AD", "7C", "2H"], ["KD", "3C", "3H"], ["4D", "6C", "8C"],
+                       ["5D", "2C", "4H"]], turn_up="2S", dealer=3)
+    game = Game.new(variant("standard", schedule=[3], tiebreak="shared"), list("abcd"),
+                    deals=[deal])
+    for move in ["1", "1", "1", "1", "AD", "KD", "4D", "5D", "7C", "3C"]:
+        game.apply(move)
+    view = game.view(game.to_move)
+    assert view.seat == 2 and not view.unseen() & mask_of(["7C"])
+    assert [str(a) for a in _candidates(view)] == ["6C", "8C"]
+
+
 def test_expert_takes_sure_tricks_it_bid_for() -> None:
     # Four players, two cards each; the expert holds the two top trumps and bids 2.
     deal = Deal(hands=[["AS", "KS"], ["2H", "3H"], ["4H", "5H"], ["6H", "7H"]],

@@ -10,7 +10,8 @@ seat is its points, less ``rivalry`` (0 to 1, default 0) times its rivals' avera
 rivalrous bot, its own score settled, still plays to cost the others theirs (measured
 no better, see bench/RESULTS.md).  The candidate searched most often is chosen.
 
-* Cards: equal cards (a run like Q-J with nothing left between) are searched once.
+* Cards: equal cards (a run like Q-J with nothing left between, not even on the
+  table) are searched once.
 * Bids are judged by the *score* they lead to as the search itself would play the
   hand (nullo's exact 0, Potomac's penalty for a miss and partnership nil and board
   come from the scoring itself); the bids of players still to speak are guessed from
@@ -223,7 +224,10 @@ def _decision_key(view: View) -> str:
 def _candidates(view: View) -> list[Action]:
     legal = list(view.legal_actions)
     if view.phase == "play":
-        return _distinct_plays(legal, view.unseen())
+        # A card on the table still tells two of ours apart: with 7C led, 5C and 9C
+        # differ even when every other club between them is gone.
+        on_table = sum(1 << card for _, card in view.trick)
+        return _distinct_plays(legal, view.unseen() | on_table)
     if view.phase != "bid" or view.blind:
         return legal
     worth = _own_worth(view)
@@ -233,17 +237,18 @@ def _candidates(view: View) -> list[Action]:
     return near + zero or legal
 
 
-def _distinct_plays(legal: list[Action], unseen: int) -> list[Action]:
-    """The legal plays less those equal to a lower one: cards of a suit with no card
-    anyone could still play between them (say Q and J, the others' J to Q gone) do the
-    same, so only the lowest of such a run is searched."""
+def _distinct_plays(legal: list[Action], between_ours: int) -> list[Action]:
+    """The legal plays less those equal to a lower one: cards of a suit with none of
+    ``between_ours`` between them (the cards that can still part two of ours: those
+    unseen and those on the table) do the same, so only the lowest of such a run is
+    searched."""
     distinct = []
     previous = -2
     for action in sorted(legal, key=lambda a: a.card if isinstance(a, Play) else -1):
         assert isinstance(action, Play)
         card = action.card
         between = ((1 << card) - 1) & ~((2 << previous) - 1) if previous >= 0 else 0
-        if previous // 13 == card // 13 and not unseen & between:
+        if previous // 13 == card // 13 and not between_ours & between:
             previous = card
             continue
         distinct.append(action)
