@@ -11,12 +11,26 @@ actions), the deal is mirrored into ours as a :class:`blackout.Deal`, and every 
 applied to both.  The bench asserts at every decision that both engines offer the same
 legal actions, and at the end that both give the same scores.
 
+**OpenSpiel's oh_hell leaks the deal to ISMCTS.**  ISMCTS draws a world for every
+simulation with the game's ``ResampleFromInfostate``, and oh_hell's (open_spiel 2.0.2)
+deals the opponents only cards they really hold: it shuffles the true opponents' cards
+among them and never deals a card that was left in the deck (``--leak-check`` measures
+it).  With 7 cards a hand, 23 of the 44 cards a player cannot see are not in play, and
+ISMCTS is told which.  So by default (``--ismcts-root redealt``) every ISMCTS decision
+is searched from roots whose hidden cards were dealt afresh from everything the player
+cannot see (voids respected, :class:`blackout.bots.sampling.Sampler`): ``--redeals K``
+roots (default 8), each searched for 1/K of the budget, their root visit counts added,
+the most visited action played, as OpenSpiel's ``MAX_VISIT_COUNT`` does.  Its own
+resampler still shuffles a root's cards among the opponents in every simulation.
+``--ismcts-root as-is`` plays OpenSpiel's bot exactly as shipped, leak included.
+
 Margin per hand = score of the expert seat(s) minus score of the ISMCTS seat(s) (the
 mean over a side when it holds three seats).  Run from the repository root in the
 venv that has open_spiel and blackout::
 
     /tmp/osvenv/bin/python bench/bots.py --cards 7 --deals 40 --think 0.2
     /tmp/osvenv/bin/python bench/bots.py --tune --cards 7 --deals 10   # ISMCTS settings
+    /tmp/osvenv/bin/python bench/bots.py --leak-check                  # the resampling leak
 
 With ``--simulations N --iterations M`` both bots get fixed budgets instead of a clock
 (ISMCTS ``N`` simulations a decision, the expert ``M`` sampled deals per candidate on
@@ -36,6 +50,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterable
 
 import pyspiel
 
@@ -43,7 +58,9 @@ from ab import oh_hell_rules  # bench/ is on the path when run as a script
 from blackout import Deal, Game
 from blackout.arena import mean_interval
 from blackout.bots.expert import ExpertBot
+from blackout.bots.sampling import Sampler
 from blackout.core.actions import BIDS, PLAYS, Action, Bid, Play
+from blackout.core.view import View
 
 PLAYERS = 4
 # OpenSpiel's suits are C, D, S, H (kSuitChar "CDSH"), ours C, D, H, S.
@@ -94,12 +111,52 @@ def mirror_deal(state: pyspiel.State, cards: int) -> Deal:
                 dealer=dealer)
 
 
+def redeal(os_game: pyspiel.Game, state: pyspiel.State, view: View,
+           rng: random.Random) -> pyspiel.State:
+    """A state the deciding player cannot tell from ``state``: its own cards, every card
+    played and the trump card where they are, the cards it cannot see (``view`` is its
+    view in our engine) dealt afresh, voids respected."""
+    players, cards = view.players_count, view.cards_dealt
+    unplayed = Sampler(view).sample(rng)
+    played = [0] * players
+    for trick in view.tricks:
+        for position, card in enumerate(trick.cards):
+            played[trick.seat_of(position, players)] |= 1 << card
+    for seat, card in view.trick:
+        played[seat] |= 1 << card
+    dealt = [[our_card_to_os(c) for c in range(52) if (unplayed[p] | played[p]) >> c & 1]
+             for p in range(players)]
+    history = state.history()
+    fresh = os_game.new_initial_state()
+    fresh.apply_action(history[0])  # hand size
+    fresh.apply_action(history[1])  # dealer
+    for i in range(players * cards):  # OpenSpiel deals card i to player i mod players
+        fresh.apply_action(dealt[i % players][i // players])
+    for action in history[2 + players * cards:]:  # the trump card, bids and plays
+        fresh.apply_action(action)
+    assert (fresh.information_state_string(view.seat)
+            == state.information_state_string(view.seat))
+    return fresh
+
+
 class ISMCTS:
-    """OpenSpiel's C++ information-set MCTS with a wall-clock budget per decision."""
+    """OpenSpiel's C++ information-set MCTS, on a clock or a fixed number of simulations.
+
+    ``redeals`` 0 plays it as shipped, searching the real state (whose hidden cards its
+    resampler leaks, see the module docstring); ``redeals`` K searches K roots with the
+    hidden cards dealt afresh, 1/K of the budget each, and plays the action most visited
+    over all of them.
+    """
 
     def __init__(self, seed: int, think: float, uct_c: float, final_policy: str,
-                 rollouts: int, simulations: int | None = None) -> None:
+                 rollouts: int, simulations: int | None = None, redeals: int = 0) -> None:
         evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
+        self.redeals = redeals
+        self.rng = random.Random(seed)
+        if redeals:  # read the visit counts of every root, add them up, play the most visited
+            final_policy = "NORMALIZED_VISIT_COUNT"
+            think /= redeals
+            simulations = None if simulations is None else max(1, simulations // redeals)
         policy = getattr(pyspiel.ISMCTSFinalPolicyType, final_policy)
         if simulations is None:  # the clock decides
             self.bot = pyspiel.ISMCTSBot(seed, evaluator, uct_c, 10**7, -1, policy, False,
@@ -108,20 +165,39 @@ class ISMCTS:
             self.bot = pyspiel.ISMCTSBot(seed, evaluator, uct_c, simulations, -1, policy,
                                          False, False)
         self._evaluator = evaluator  # keep it alive as long as the bot
+        self._one_simulation = pyspiel.ISMCTSBot(seed, evaluator, uct_c, 1, -1, policy, False,
+                                                 False)
 
-    def step(self, state: pyspiel.State) -> int:
-        return self.bot.step(state)
+    def step(self, os_game: pyspiel.Game, state: pyspiel.State, view: View) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if not self.redeals:
+            return self.bot.step(state)
+        visits = dict.fromkeys(legal, 0.0)
+        for _ in range(self.redeals):
+            root = redeal(os_game, state, view, self.rng)
+            try:
+                policy = self.bot.get_policy(root)
+            except pyspiel.SpielError:  # no simulation ended inside this root's slice
+                continue
+            for action, share in policy:
+                visits[action] += share
+        if not any(visits.values()):  # a clock too short for even one simulation a root
+            return self._one_simulation.step(root)
+        return max(legal, key=visits.__getitem__)
 
 
 def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seats: set[int],
               think: float, ismcts_settings: dict, seed: int,
-              iterations: int | None = None) -> tuple[list[int], float, float]:
+              iterations: int | None = None,
+              workers: int | None = None) -> tuple[list[int], float, float]:
     """Play one deal; return the scores, and mean decision seconds (expert, ISMCTS)."""
     state = deal_openspiel(os_game, random.Random(deal_rng_seed))
     deal = mirror_deal(state, cards)
     game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
     budget: dict = {"think": think} if iterations is None else {"iterations": iterations}
-    experts = {s: ExpertBot(seed=seed * 10 + s, **budget) for s in expert_seats}
+    experts = {s: ExpertBot(seed=seed * 10 + s, workers=workers, **budget) for s in expert_seats}
     ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
               for s in range(PLAYERS) if s not in expert_seats}
     times: dict[str, list[float]] = {"expert": [], "ismcts": []}
@@ -136,7 +212,7 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
             move = our_action_to_os(experts[seat].choose(game.view(seat)))
             times["expert"].append(time.perf_counter() - start)
         else:
-            move = ismcts[seat].step(state)
+            move = ismcts[seat].step(os_game, state, game.view(seat))
             times["ismcts"].append(time.perf_counter() - start)
         state.apply_action(move)
         game.apply(os_action_to_ours(move))
@@ -145,12 +221,45 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
     return scores, _mean(times["expert"]), _mean(times["ismcts"])
 
 
+def leak_check(cards: int, positions: int, samples: int, seed: int) -> dict:
+    """How often a world drawn by OpenSpiel's oh_hell resampler, and one drawn from a
+    redealt root, gives the opponents a card that is really still in the deck, against
+    how often a uniform deal of the unseen cards would (at the first bid)."""
+    os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": cards})
+    rng = random.Random(seed)
+    counts = {"openspiel": [0, 0], "redealt": [0, 0], "uniform": [0, 0]}
+    for _ in range(positions):
+        state = deal_openspiel(os_game, rng)
+        deal = mirror_deal(state, cards)
+        game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
+        seat = state.current_player()
+        view = game.view(seat)
+        in_deck = view.unseen() & ~sum(mask_of_cards(h) for h in deal.hands)
+        for _ in range(samples):
+            worlds = {"openspiel": state.resample_from_infostate(seat, rng.random),
+                      "redealt": redeal(os_game, state, view, rng)
+                      .resample_from_infostate(seat, rng.random)}
+            for name, world in worlds.items():
+                dealt = mirror_deal(world, cards)
+                opponents = sum(mask_of_cards(dealt.hands[s]) for s in range(PLAYERS)
+                                if s != seat)
+                counts[name][0] += (opponents & in_deck).bit_count()
+                counts[name][1] += opponents.bit_count()
+        counts["uniform"][0] += in_deck.bit_count()
+        counts["uniform"][1] += view.unseen().bit_count()
+    return {name: round(hits / total, 4) for name, (hits, total) in counts.items()}
+
+
+def mask_of_cards(cards: Iterable[int]) -> int:
+    return sum(1 << int(card) for card in cards)
+
+
 def _mean(values: list[float]) -> float:
     return statistics.fmean(values) if values else 0.0
 
 
 def run(cards: int, deals: int, think: float, seed: int, settings: dict,
-        iterations: int | None = None) -> dict:
+        iterations: int | None = None, workers: int | None = None) -> dict:
     os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": cards})
     lone_expert, lone_ismcts, both = [], [], []
     exact = {"expert": [0, 0], "ismcts": [0, 0]}
@@ -161,7 +270,7 @@ def run(cards: int, deals: int, think: float, seed: int, settings: dict,
         for expert_seats in ({lone}, set(range(PLAYERS)) - {lone}):
             scores, t_expert, t_ismcts = play_deal(os_game, seed * 100003 + index, cards,
                                                    expert_seats, think, settings,
-                                                   seed + index, iterations)
+                                                   seed + index, iterations, workers)
             e = [scores[s] for s in expert_seats]
             i = [scores[s] for s in range(PLAYERS) if s not in expert_seats]
             margin = statistics.fmean(e) - statistics.fmean(i)
@@ -180,6 +289,7 @@ def run(cards: int, deals: int, think: float, seed: int, settings: dict,
               f"{margins[1]:+.1f} (3 experts)", file=sys.stderr, flush=True)
     return {
         "cards": cards, "deals": deals, "think": think, "iterations": iterations, "seed": seed,
+        "workers": workers,
         "ismcts": settings,
         "margin_one_expert": _interval(lone_expert),
         "margin_three_experts": _interval(lone_ismcts),
@@ -221,14 +331,37 @@ def main() -> int:
     parser.add_argument("--iterations", type=int, metavar="N",
                         help="expert sampled deals per candidate instead of --think "
                              "(one worker)")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="the expert's worker processes (default: its own, 2 on a "
+                             "2-core machine under --think; ISMCTS always uses one core)")
     parser.add_argument("--tune", action="store_true",
                         help="run every ISMCTS setting of TUNING on the same deals")
+    parser.add_argument("--ismcts-root", choices=["redealt", "as-is"], default="redealt",
+                        help="search ISMCTS from roots with the hidden cards dealt afresh "
+                             "(default), or from the real state as shipped (its resampler "
+                             "then leaks the deal)")
+    parser.add_argument("--redeals", type=int, default=8, metavar="K",
+                        help="redealt roots per ISMCTS decision (default 8)")
+    parser.add_argument("--leak-check", action="store_true",
+                        help="measure how OpenSpiel's resampler deals the hidden cards, and exit")
     args = parser.parse_args()
+    if args.leak_check:
+        print(json.dumps(leak_check(args.cards, positions=50, samples=40, seed=args.seed)))
+        return 0
+    if args.redeals < 1:
+        parser.error("--redeals must be at least 1")
+    redeals = args.redeals if args.ismcts_root == "redealt" else 0
+    if redeals and args.final_policy != "MAX_VISIT_COUNT":
+        parser.error("redealt roots play the most visited action; --final-policy needs "
+                     "--ismcts-root as-is")
     grid = TUNING if args.tune else [{"uct_c": args.uct_c, "final_policy": args.final_policy,
                                       "rollouts": args.rollouts}]
+    if redeals:  # the roots' visit counts are added up: only the UCB constant is tuned
+        grid = [g for g in grid if g["final_policy"] == "MAX_VISIT_COUNT"]
     for settings in grid:
-        settings = {**settings, "simulations": args.simulations}
-        result = run(args.cards, args.deals, args.think, args.seed, settings, args.iterations)
+        settings = {**settings, "simulations": args.simulations, "redeals": redeals}
+        result = run(args.cards, args.deals, args.think, args.seed, settings, args.iterations,
+                     args.workers)
         print(json.dumps(result), flush=True)
     return 0
 

@@ -5,7 +5,7 @@ sample gives every seat whose hand the view hides as many unseen cards as it sti
 holds, never a card of a suit it has shown void in, and is otherwise uniform: the bids
 are not used to guess who holds what.  (Until the fourth session deals were weighted
 by how well each hand's estimated worth fitted its owner's bid; against OpenSpiel's
-ISMCTS that cost 0.8 points a hand, see bench/RESULTS.md.)
+ISMCTS, as shipped, that cost 0.8 points a hand, see bench/RESULTS.md.)
 
 With the C accelerator (see :mod:`blackout.bots.playout`) the deals are drawn in C from a
 seed taken from the caller's generator: the same seed gives the same deals on every
