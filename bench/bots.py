@@ -50,7 +50,6 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable
 
 import pyspiel
 
@@ -60,6 +59,7 @@ from blackout.arena import mean_interval
 from blackout.bots.expert import ExpertBot
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import BIDS, PLAYS, Action, Bid, Play
+from blackout.core.cards import mask_of
 from blackout.core.view import View
 
 PLAYERS = 4
@@ -118,12 +118,7 @@ def redeal(os_game: pyspiel.Game, state: pyspiel.State, view: View,
     view in our engine) dealt afresh, voids respected."""
     players, cards = view.players_count, view.cards_dealt
     unplayed = Sampler(view).sample(rng)
-    played = [0] * players
-    for trick in view.tricks:
-        for position, card in enumerate(trick.cards):
-            played[trick.seat_of(position, players)] |= 1 << card
-    for seat, card in view.trick:
-        played[seat] |= 1 << card
+    played = view.played_by()
     dealt = [[our_card_to_os(c) for c in range(52) if (unplayed[p] | played[p]) >> c & 1]
              for p in range(players)]
     history = state.history()
@@ -234,24 +229,20 @@ def leak_check(cards: int, positions: int, samples: int, seed: int) -> dict:
         game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
         seat = state.current_player()
         view = game.view(seat)
-        in_deck = view.unseen() & ~sum(mask_of_cards(h) for h in deal.hands)
+        in_deck = view.unseen() & ~sum(mask_of(h) for h in deal.hands)
         for _ in range(samples):
             worlds = {"openspiel": state.resample_from_infostate(seat, rng.random),
                       "redealt": redeal(os_game, state, view, rng)
                       .resample_from_infostate(seat, rng.random)}
             for name, world in worlds.items():
                 dealt = mirror_deal(world, cards)
-                opponents = sum(mask_of_cards(dealt.hands[s]) for s in range(PLAYERS)
+                opponents = sum(mask_of(dealt.hands[s]) for s in range(PLAYERS)
                                 if s != seat)
                 counts[name][0] += (opponents & in_deck).bit_count()
                 counts[name][1] += opponents.bit_count()
         counts["uniform"][0] += in_deck.bit_count()
         counts["uniform"][1] += view.unseen().bit_count()
     return {name: round(hits / total, 4) for name, (hits, total) in counts.items()}
-
-
-def mask_of_cards(cards: Iterable[int]) -> int:
-    return sum(1 << int(card) for card in cards)
 
 
 def _mean(values: list[float]) -> float:

@@ -75,9 +75,12 @@ class Observed:
         if game.phase == "play":
             hand = game.hands[game.to_move]
             assert sorted(a.card for a in legal) == sorted(follow_suit(hand, game.trick))
+        dealt = self.dealt[game.hand_number]
+        played_by = [dealt[s] & ~game.hands[s] for s in range(game.n)]
         for seat in range(game.n):
             view = game.view(seat)
             assert view.legal_actions == tuple(game.legal_actions(seat))
+            assert view.played_by() == played_by
             for other in range(game.n):
                 shown = view.hands[other]
                 if view.blind:

@@ -31,12 +31,7 @@ class Sampler:
     def __init__(self, view: View) -> None:
         n = view.players_count
         self.players = n
-        played = [0] * n
-        for trick in view.tricks:
-            for position, card in enumerate(trick.cards):
-                played[(trick.leader + position) % n] |= 1 << card
-        for seat, card in view.trick:
-            played[seat] |= 1 << card
+        played = view.played_by()
         self.known = list(view.hands)
         self.hidden = [s for s in range(n) if view.hands[s] is None]
         self.counts = [view.cards_dealt - played[s].bit_count() for s in range(n)]

@@ -111,6 +111,17 @@ class View:
             mask |= 1 << card
         return mask
 
+    def played_by(self) -> list[int]:
+        """For each seat, the mask of the cards it has played this hand."""
+        n = len(self.players)
+        played = [0] * n
+        for trick in self.tricks:
+            for position, card in enumerate(trick.cards):
+                played[trick.seat_of(position, n)] |= 1 << card
+        for seat, card in self.trick:
+            played[seat] |= 1 << card
+        return played
+
     def voids(self) -> tuple[frozenset[Suit], ...]:
         """For each seat, the suits it has shown it holds none of (failed to follow)."""
         n = len(self.players)
