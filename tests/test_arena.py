@@ -9,7 +9,7 @@ import statistics
 import pytest
 
 from blackout import Game, variant
-from blackout.arena import mean_interval, run_arena, t_quantile
+from blackout.arena import mean_interval, paired_margins, run_arena, t_quantile
 from blackout.cli.main import main
 
 SMALL_PBM = {"schedule": [1, 2, 3]}
@@ -76,6 +76,33 @@ def test_confidence_interval_matches_a_hand_computation() -> None:
     assert mean_interval([4.0]).half_width == 0.0
 
 
+def test_margins_are_paired_by_deal() -> None:
+    # Deal luck moves both bots together; the paired interval must ignore it.
+    units = [{"a": [20, 10], "b": [10, 10, 10, 10]}, {"a": [2, 0], "b": [0, 0, 0, 0]},
+             {"a": [31, 33], "b": [30, 30, 30, 30]}]
+    [margin] = paired_margins(units, "deal")
+    assert (margin.bot, margin.over, margin.unit) == ("a", "b", "deal")
+    differences = [5.0, 1.0, 2.0]
+    assert math.isclose(margin.per_hand.mean, statistics.fmean(differences))
+    assert math.isclose(margin.per_hand.half_width,
+                        4.303 * statistics.stdev(differences) / math.sqrt(3))
+    assert paired_margins(units[:1], "game")[0].per_hand.n == 1
+    assert paired_margins([{"a": [1]}], "game") == []
+
+
+def test_duplicate_margin_agrees_with_the_bots_means() -> None:
+    # Every game has three hands and each bot holds the same seats in every deal, so
+    # the mean of the per-deal margins is the difference of the per-hand means.
+    result = run_arena("pbmserv", ["basic", "random", "random", "random"], games=3, seed=4,
+                       options=SMALL_PBM, duplicate=True)
+    by_bot = {s.bot: s for s in result.stats}
+    [margin] = result.margins
+    assert (margin.bot, margin.over, margin.unit, margin.per_hand.n) == \
+        ("basic", "random", "deal", 3)
+    assert math.isclose(margin.per_hand.mean,
+                        by_bot["basic"].per_hand.mean - by_bot["random"].per_hand.mean)
+
+
 def test_t_quantiles_match_published_values() -> None:
     published = {1: 12.706, 5: 2.571, 30: 2.042, 31: 2.040, 40: 2.021, 120: 1.980}
     for df, value in published.items():
@@ -99,6 +126,8 @@ def test_arena_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [s["bot"] for s in data["stats"]] == ["expert", "basic", "random"]
     assert data["options"] == {"schedule": [2, 3]}
     assert all(s["per_game"]["n"] == 2 for s in data["stats"])
+    assert [(m["bot"], m["over"], m["unit"]) for m in data["margins"]] == [
+        ("expert", "basic", "game"), ("expert", "random", "game"), ("basic", "random", "game")]
 
 
 def test_arena_command_table_and_plot(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,6 +137,7 @@ def test_arena_command_table_and_plot(tmp_path, capsys: pytest.CaptureFixture[st
     assert code == 0
     out = capsys.readouterr().out
     assert "basic" in out and "random" in out and "±" in out
+    assert "margins, paired by game" in out
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

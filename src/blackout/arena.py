@@ -9,6 +9,11 @@ With ``duplicate`` every deal is replayed once per rotation of the bots through 
 seats: the rotations share the game seed, so each seat gets the same cards every time
 and each bot plays each seat's cards once.
 
+Bots are also compared pairwise: the margin of one over another is the difference of
+their mean points per hand, taken within each deal (all its rotations, with
+``duplicate``) or each game, and its interval is over those paired differences, so the
+luck of the cards, shared by both, drops out of it.
+
 >>> result = run_arena("standard", ["random", "random", "random"], games=2, seed=1,
 ...                    options={"schedule": [3, 2]})
 >>> result.games, [s.bot for s in result.stats]
@@ -29,8 +34,8 @@ from blackout import bots
 from blackout.core.game import Game
 from blackout.core.rules import variant
 
-__all__ = ["ArenaResult", "BotStats", "Interval", "mean_interval", "percentile", "run_arena",
-           "t_quantile"]
+__all__ = ["ArenaResult", "BotStats", "Interval", "Margin", "mean_interval", "paired_margins",
+           "percentile", "run_arena", "t_quantile"]
 
 # Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -123,6 +128,17 @@ class BotStats:
 
 
 @dataclass
+class Margin:
+    """How many more points per hand ``bot`` scored than ``over``, paired by ``unit``
+    (a deal with all its rotations under duplicate play, else a game)."""
+
+    bot: str
+    over: str
+    unit: str
+    per_hand: Interval
+
+
+@dataclass
 class ArenaResult:
     variant: str
     options: dict[str, Any]
@@ -131,6 +147,7 @@ class ArenaResult:
     seed: int
     duplicate: bool
     stats: list[BotStats]
+    margins: list[Margin]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -165,19 +182,42 @@ def run_arena(variant_name: str, seats: Sequence[str], games: int, seed: int,
         _make_bot(name, 0, think, iterations)  # unknown names fail before any game
     n = len(seats)
     rotations = n if duplicate else 1
-    tallies: dict[str, _Tally] = {name: _Tally() for name in dict.fromkeys(seats)}
+    names = list(dict.fromkeys(seats))
+    tallies: dict[str, _Tally] = {name: _Tally() for name in names}
+    units: list[dict[str, list[int]]] = []  # per deal (or game): each bot's hand points
     total = games * rotations
     for index in range(games):
         game_seed = _derive(seed, "game", index)
+        unit: dict[str, list[int]] = {name: [] for name in names}
         for shift in range(rotations):
             lineup = [seats[(s - shift) % n] for s in range(n)]
-            _play_one(rules, lineup, game_seed, _derive(seed, f"bots:{shift}", index),
-                      think, iterations, tallies)
+            game = _play_one(rules, lineup, game_seed, _derive(seed, f"bots:{shift}", index),
+                             think, iterations, tallies)
+            for seat, bot in enumerate(game.by_seat):
+                unit[bot] += game.points[seat]
             if progress is not None:
                 progress(index * rotations + shift + 1, total)
+        units.append(unit)
     return ArenaResult(variant=variant_name, options=options, seats=list(seats), games=games,
                        seed=seed, duplicate=duplicate,
-                       stats=[_summarize(name, t) for name, t in tallies.items()])
+                       stats=[_summarize(name, t) for name, t in tallies.items()],
+                       margins=paired_margins(units, "deal" if duplicate else "game"))
+
+
+def paired_margins(units: Sequence[dict[str, list[int]]], unit: str) -> list[Margin]:
+    """Every pair of bots, in the order they first sit: the first one's mean points per
+    hand less the second's within each unit (a deal or a game), with the interval of
+    those differences.
+
+    >>> b = [0, 10, 0, 0]  # 2.5 a hand in every deal
+    >>> units = [{"a": [11, 0], "b": b}, {"a": [13, 0], "b": b}, {"a": [0, 15], "b": b}]
+    >>> [(m.bot, m.over, str(m.per_hand)) for m in paired_margins(units, "deal")]
+    [('a', 'b', '4.00 ± 2.48')]
+    """
+    names = list(units[0]) if units else []
+    return [Margin(first, second, unit, mean_interval(
+                [statistics.fmean(u[first]) - statistics.fmean(u[second]) for u in units]))
+            for i, first in enumerate(names) for second in names[i + 1:]]
 
 
 def _derive(seed: int, purpose: str, index: int) -> int:
@@ -195,8 +235,17 @@ def _make_bot(name: str, seed: int, think: float | None,
     return bots.create(name, seed=seed, **search)
 
 
+@dataclass(frozen=True)
+class _Played:
+    """One finished game: the bot in each seat and each seat's points hand by hand."""
+
+    by_seat: list[str]
+    points: list[list[int]]
+
+
 def _play_one(rules: Any, lineup: list[str], game_seed: int, bot_seed: int,
-              think: float | None, iterations: int | None, tallies: dict[str, _Tally]) -> None:
+              think: float | None, iterations: int | None,
+              tallies: dict[str, _Tally]) -> _Played:
     # Players are named by their place in the lineup, so a seat shuffle (pbmserv)
     # permutes names while the cards stay with the seat positions.
     names = [f"{bot}#{i}" for i, bot in enumerate(lineup)]
@@ -220,6 +269,8 @@ def _play_one(rules: Any, lineup: list[str], game_seed: int, bot_seed: int,
             made = tally.exact.setdefault(hand.cards, [0, 0])
             made[0] += hand.made[seat]
             made[1] += 1
+    return _Played(by_seat, [[hand.points[seat] for hand in game.hands_played]
+                             for seat in range(game.n)])
 
 
 def _offer_bid_changes(game: Game, players: list[bots.Bot], by_seat: list[str],

@@ -79,7 +79,11 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_jsonable(result.to_dict()), indent=2))
     else:
-        Console().print(_table(result))
+        # Piped to a file, the tables keep their width instead of a terminal's 80 columns.
+        out = Console() if Console().is_terminal else Console(width=120)
+        out.print(_table(result))
+        if result.margins:
+            out.print(_margins_table(result))
     return 0
 
 
@@ -94,9 +98,16 @@ def _jsonable(value: object) -> object:
     return value
 
 
+def _played(result: ArenaResult) -> str:
+    if not result.duplicate:
+        return f"{result.games} games"
+    rotations = len(result.seats)
+    return (f"{result.games} deals x {rotations} seatings "
+            f"({result.games * rotations} games, duplicate)")
+
+
 def _table(result: ArenaResult) -> Table:
-    mode = ", duplicate" if result.duplicate else ""
-    table = Table(title=f"{result.variant}: {result.games} games{mode}, seed {result.seed}, "
+    table = Table(title=f"{result.variant}: {_played(result)}, seed {result.seed}, "
                   f"seats {','.join(result.seats)}")
     for column in ("bot", "score/game (95% CI)", "score/hand (95% CI)", "wins",
                    "exact bids", "s/decision", "p99 s", "max s"):
@@ -105,6 +116,17 @@ def _table(result: ArenaResult) -> Table:
         table.add_row(s.bot, str(s.per_game), str(s.per_hand), f"{s.win_rate:.1%}",
                       f"{s.exact_rate:.1%}", f"{s.decision_time:.3f}",
                       f"{s.decision_p99:.3f}", f"{s.decision_max:.3f}")
+    return table
+
+
+def _margins_table(result: ArenaResult) -> Table:
+    unit = result.margins[0].unit
+    table = Table(title=f"margins, paired by {unit} (95% CI)")
+    for column in ("bot", "over", "points per hand"):
+        table.add_column(column, justify="right" if column == "points per hand" else "left")
+    for margin in result.margins:
+        table.add_row(margin.bot, margin.over, f"{margin.per_hand.mean:+.2f} ± "
+                      f"{margin.per_hand.half_width:.2f}")
     return table
 
 
@@ -119,7 +141,7 @@ def _plot(result: ArenaResult, path: str) -> None:
     axes.boxplot([s.game_scores for s in result.stats], showmeans=True)
     axes.set_xticks(range(1, len(names) + 1), names)
     axes.set_ylabel("score per game")
-    axes.set_title(f"{result.variant}: score per game by bot ({result.games} games)")
+    axes.set_title(f"{result.variant}: score per game by bot ({_played(result)})")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)
