@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from blackout import BOARD, NIL, Bid, ChooseTrump, Deal, Game, Play, Suit, variant
 from blackout.bots import NAMES, Bot, create
-from blackout.bots.basic import BasicBot, trick_chances, tricks_distribution
+from blackout.bots.basic import BasicBot, bid_for, trick_chances, tricks_distribution
+from blackout.bots.playout import basic_card, model_card
+from blackout.core.actions import Action
 from blackout.core.cards import Card
 from blackout.core.rules import PRESETS
+from blackout.core.view import View
 
 SHORT = {"max_hands": 4}
 
@@ -256,3 +260,61 @@ def test_basic_beats_random_clearly(name: str, players: int, options: dict[str, 
 
 
 MARGINS = {"pbmserv": 50, "standard": 40, "nullo": 40, "partnership": 55, "potomac": 90}
+
+
+# -- the basic bot as a model, for the search player ----------------------------------------
+
+
+def _basic_decisions(name: str, players: int, seeds: int
+                     ) -> Iterator[tuple[Game, View, Action]]:
+    """Every decision of games between basic bots: the game before the move, the view
+    of the seat to move and the bot's action (applied once the caller has looked)."""
+    bot = BasicBot()
+    for seed in range(seeds):
+        rules = variant(name, **SHORT) if name != "pbmserv" else variant(name)
+        game = Game.new(rules, _names(players), seed=seed)
+        while not game.is_over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            action = bot.choose(view)
+            assert action is not None
+            yield game, view, action
+            game.apply(action)
+
+
+@pytest.mark.parametrize(("name", "players"), [("pbmserv", 4), ("standard", 3),
+                                               ("standard", 5), ("nullo", 4)])
+def test_basic_card_on_masks_is_the_card_the_bot_plays(name: str, players: int) -> None:
+    # The search player's model of a basic bot (playout.basic_card, in C when built, and
+    # its Python reference) must pick the bot's own card at every decision.
+    decisions = 0
+    for _, view, action in _basic_decisions(name, players, seeds=3):
+        if view.phase == "play" and not view.blind:
+            own = view.bids[view.seat]
+            need = (own.tricks if isinstance(own, Bid) else 0) - view.tricks_won[view.seat]
+            trick = [card for _, card in view.trick]
+            trump = -1 if view.trump is None else int(view.trump)
+            last = len(trick) == players - 1
+            for choose in (basic_card, model_card):
+                card = choose(view.hand, view.unseen(), trick, trump, need, last)
+                assert action == Play(Card(card)), (view.hand_number, trick)
+            decisions += 1
+    assert decisions > 50
+
+
+@pytest.mark.parametrize(("name", "players"), [("pbmserv", 4), ("standard", 5),
+                                               ("nullo", 3)])
+def test_bid_for_is_the_bid_the_bot_makes(name: str, players: int) -> None:
+    # How the search player guesses a basic bot's bid from another seat's view, knowing
+    # (in a sampled deal) the bidder's hand.
+    bids = 0
+    for game, view, action in _basic_decisions(name, players, seeds=4):
+        if view.phase == "bid" and not view.blind:
+            before = sum(b.tricks for b in view.bids if isinstance(b, Bid))
+            watcher = game.view((view.seat + 1) % players)
+            assert isinstance(action, Bid)
+            assert bid_for(watcher, view.seat, game.hands[view.seat], view.trump,
+                           before) == action.tricks
+            bids += 1
+    assert bids > 30

@@ -14,9 +14,12 @@ from hypothesis import strategies as st
 
 import blackout
 from blackout import Deal, Game, bots, variant
-from blackout.bots.expert import ExpertBot, _begin, _candidates, _distinct_plays
+from blackout.bots.basic import BasicBot
+from blackout.bots.expert import ExpertBot, _begin, _bids_test, _candidates, _distinct_plays
 from blackout.bots.playout import (
+    BASIC,
     NO_TRUMP,
+    POLICY,
     choose_card,
     estimate_tricks,
     goals_for,
@@ -202,18 +205,25 @@ def test_two_workers_split_a_fixed_budget_repeatably(moves: int) -> None:
     assert verdicts[0].action in game.legal_actions()
 
 
+@pytest.mark.parametrize("model", [POLICY, BASIC])
 @pytest.mark.parametrize("moves", [1, 4])
-def test_a_search_past_its_deadline_starts_no_second_deal(moves: int) -> None:
+def test_a_search_past_its_deadline_starts_no_second_deal(moves: int, model: int) -> None:
     # The time budget's rule, checked without a clock race: a worker whose deadline has
-    # passed finishes the deal it started and begins no other.
+    # passed finishes the deal it started and begins no other (with the others taken
+    # for basic bots, after drawing one deal that fits their bids and cards).
     game = _random_position(SMALL["standard"], seed=8, moves=moves)
     view = game.view(game.to_move)
+    models = tuple(model if s != view.seat else POLICY for s in range(view.players_count))
+    fits = _bids_test(view, models)
+    assert (fits is None) == (model == POLICY)
     candidates = _candidates(view)
     past = time.monotonic() - 1
     if view.phase == "play":
-        stats = search_play(view, [c.card for c in candidates], "key", past, None)
+        stats = search_play(view, [c.card for c in candidates], "key", past, None,
+                            models=models, fits=fits)
     else:
-        stats = search_before_play(view, candidates, partial(_begin, view), "key", past, None)
+        stats = search_before_play(view, candidates, partial(_begin, view, models), "key",
+                                   past, None, models=models, fits=fits)
     assert sum(s.visits for s in stats) == 1
 
 
@@ -382,3 +392,97 @@ def test_a_view_reaches_neither_the_game_nor_hidden_hands() -> None:
     for seat in range(game.n):
         if seat != 1:
             assert game.hands[seat] & view.unseen() == game.hands[seat]
+
+
+# -- expecting the others to play like the basic bot ------------------------------------------
+
+
+def _basic_table_game(opponent: str, schedule: list[int], seed: int) -> tuple[Game, ExpertBot]:
+    """A pbmserv game (cut to ``schedule``) of an expert in seat 0 against three
+    ``opponent`` bots, played to its end; returns the game and the expert."""
+    game = Game.new(variant("pbmserv", schedule=schedule, inorder=True), list("abcd"),
+                    seed=seed)
+    expert = ExpertBot(seed=1, iterations=4)
+    others = [bots.create(opponent, seed=s) for s in range(4)]
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        player = expert if seat == 0 else others[seat]
+        game.apply(player.choose(game.view(seat)))
+    return game, expert
+
+
+def test_the_expert_learns_who_plays_like_the_basic_bot() -> None:
+    _, expert = _basic_table_game("basic", [1, 2, 3, 4], seed=3)
+    assert expert._watch.basic_seats() == {1, 2, 3}
+    _, expert = _basic_table_game("random", [1, 2, 3, 4], seed=3)
+    assert expert._watch.basic_seats() == set()
+
+
+def test_a_basic_bot_s_true_hand_always_passes_the_evidence_test() -> None:
+    # The deals the search keeps for seats taken for basic bots must include the real
+    # one: the test replays every bid and card from the sampled hand.
+    basic = BasicBot()
+    checked = 0
+    for seed in range(3):
+        game = Game.new(variant("pbmserv", schedule=[2, 5, 9, 13]), list("abcd"), seed=seed)
+        while not game.is_over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            fits = _bids_test(view, tuple(BASIC if s != seat else POLICY for s in range(4)))
+            if fits is not None:
+                for other in range(4):
+                    if other != seat:
+                        assert fits(other, game.hands[other])
+                        checked += 1
+            game.apply(basic.choose(view))
+    assert checked > 300
+
+
+def test_a_sampled_deal_fits_every_seat_when_it_can() -> None:
+    game, seat = _void_view_game()
+    view = game.view(seat)
+    sampler = Sampler(view)
+    rng = random.Random(2)
+
+    def fits(other: int, hand: int) -> bool:  # seat 0 holds the ace of diamonds
+        return other != 0 or bool(hand & mask_of(["AD"]))
+
+    for _ in range(100):
+        hands = sampler.sample_fitting(rng, fits)
+        assert hands[0] & mask_of(["AD"])
+        assert not hands[1] & SUIT_MASKS[Suit.SPADES]
+        assert [h.bit_count() for h in hands] == [2, 2, 3]
+        assert not (hands[0] | hands[1]) & ~view.unseen()
+        assert not hands[0] & hands[1]
+
+
+def _void_view_game() -> tuple[Game, int]:
+    """Seat 1 has shown no spades; seat 2 decides."""
+    rules = variant("standard", schedule=[3], last_hand_no_trump=False)
+    game = Game.new(rules, ["a", "b", "c"], deals=[Deal(
+        hands=[["AS", "KS", "AD"], ["2C", "3H", "4H"], ["QS", "3C", "4C"]], turn_up="2D",
+        dealer=2)])
+    for move in ["1", "1", "0", "AS", "2C"]:
+        game.apply(move)
+    return game, 2
+
+
+def test_others_must_be_a_known_model() -> None:
+    with pytest.raises(ValueError, match="others"):
+        bots.create("expert", others="psychic")
+
+
+def test_until_it_has_seen_a_basic_bot_the_expert_searches_as_before() -> None:
+    # In a game's first hand (and always in one-hand games such as bench/bots.py's) the
+    # default expert has learnt nothing, and its search is the one of others="policy".
+    for name in ("pbmserv", "standard", "nullo"):
+        for moves in (0, 3, 7):
+            game = _random_position(SMALL[name], seed=11, moves=moves)
+            if game.is_over:
+                continue
+            view = game.view(game.to_move)
+            verdicts = [ExpertBot(seed=3, iterations=6, others=others)._search(view)
+                        for others in ("auto", "policy")]
+            assert verdicts[0] == verdicts[1]

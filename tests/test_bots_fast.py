@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 from blackout import Deal, Game, bots, variant
 from blackout.bots import playout, sampling
 from blackout.bots.playout import (
+    BASIC,
     EVERY_TRICK,
     NO_TRICK,
+    POLICY,
     Goals,
     estimate_tricks_python,
     play_out_python,
@@ -77,7 +79,23 @@ def test_c_play_outs_take_the_same_tricks_as_python(seed: int) -> None:
     hands, trump, leader, trick, won, goals = _random_play_state(random.Random(seed))
     expected = play_out_python(list(hands), trump, leader, list(trick), list(won), goals)
     got = fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
-                        goals.greedy_when_over)
+                        goals.greedy_when_over, [POLICY] * len(hands), 0)
+    assert got == expected
+
+
+@needs_fast
+@settings(max_examples=2000, deadline=None)
+@given(st.integers(0, 2**32))
+def test_c_play_outs_with_basic_seats_take_the_same_tricks_as_python(seed: int) -> None:
+    rng = random.Random(seed)
+    hands, trump, leader, trick, won, goals = _random_play_state(rng)
+    models = [rng.choice([POLICY, BASIC]) for _ in hands]
+    held = sum(hands) | sum(1 << card for card in trick)
+    deck = sum(1 << card for card in range(52) if not held >> card & 1 and rng.random() < 0.5)
+    expected = play_out_python(list(hands), trump, leader, list(trick), list(won), goals,
+                               models, deck)
+    got = fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
+                        goals.greedy_when_over, models, deck)
     assert got == expected
 
 

@@ -1,9 +1,10 @@
-/* The search bots' inner loops in C: the play-out policy and the deal sampler.
+/* The search bots' inner loops in C: the play-out policies and the deal sampler.
  *
  * This is an optional accelerator.  Each function does exactly what its Python twin does
- * (play_out and estimate_tricks in playout.py, Sampler.sample in sampling.py), card for
- * card; tests/test_bots_fast.py plays both on thousands of deals and compares.  The
- * Python modules use it when it was built and fall back to their own code when not.
+ * (play_out, basic_card and estimate_tricks in playout.py, Sampler.sample in
+ * sampling.py), card for card; tests/test_bots_fast.py plays both on thousands of deals
+ * and compares.  The Python modules use it when it was built and fall back to their own
+ * code when not.
  *
  * Cards are 0..51, suit = card / 13, rank = card % 13; a hand is a 52-bit mask; trump is
  * a suit number or -1 for no trump.
@@ -131,6 +132,21 @@ static int lead(uint64_t hand, uint64_t others, int trump, int need)
     return longest;
 }
 
+/* The cards (ascending) that would take the trick so far, and those that would not. */
+static void split_by_trick(const int *cards, int n, const int *trick, int len, int trump,
+                           int *winners, int *n_winners, int *losers, int *n_losers)
+{
+    int best = trick[trick_winner_position(trick, len, trump)];
+    *n_winners = *n_losers = 0;
+    for (int i = 0; i < n; i++) {
+        int c = cards[i];
+        if (c / 13 == best / 13 ? c > best : c / 13 == trump)
+            winners[(*n_winners)++] = c;
+        else
+            losers[(*n_losers)++] = c;
+    }
+}
+
 static int choose_card(uint64_t hand, uint64_t others, const int *trick, int len, int trump,
                        int need, int last, int ally_winning)
 {
@@ -140,16 +156,8 @@ static int choose_card(uint64_t hand, uint64_t others, const int *trick, int len
     if (!legal)
         legal = hand;
     int cards[52], n = cards_of(legal, cards);
-    int best = trick[trick_winner_position(trick, len, trump)];
-    int winners[52], losers[52], n_winners = 0, n_losers = 0;
-    for (int i = 0; i < n; i++) {
-        int c = cards[i];
-        int wins = c / 13 == best / 13 ? c > best : c / 13 == trump;
-        if (wins)
-            winners[n_winners++] = c;
-        else
-            losers[n_losers++] = c;
-    }
+    int winners[52], losers[52], n_winners, n_losers;
+    split_by_trick(cards, n, trick, len, trump, winners, &n_winners, losers, &n_losers);
     if (need > 0) {
         if (ally_winning)
             return lowest(cards, n, trump);
@@ -162,8 +170,59 @@ static int choose_card(uint64_t hand, uint64_t others, const int *trick, int len
     return last ? highest(cards, n, trump) : cards[0];
 }
 
+/* The basic bot's card (bots/basic.py, individual scoring), from what that seat sees:
+ * ``unseen`` is every card not in its hand, not played and not the turned-up card, so
+ * unlike the search policy it cannot tell a card left in the deck from one in a hand. */
+static int basic_card(uint64_t hand, uint64_t unseen, const int *trick, int len, int trump,
+                      int need, int last)
+{
+    uint64_t legal = len ? hand & suit_mask(trick[0] / 13) : hand;
+    if (!legal)
+        legal = hand;
+    int cards[52], n = cards_of(legal, cards);
+    if (!len) {
+        if (need > 0) {
+            /* A boss, plain suits first and then the highest; else the least dangerous. */
+            int best = -1, best_key = -1;
+            for (int i = 0; i < n; i++) {
+                int c = cards[i];
+                if (unseen & above(c))
+                    continue;
+                int key = (c / 13 != trump) * 13 + c % 13;
+                if (key > best_key) {
+                    best = c;
+                    best_key = key;
+                }
+            }
+            return best >= 0 ? best : lowest(cards, n, trump);
+        }
+        /* Plain suits first, then the most unseen cards above it, then the lowest. */
+        int best = cards[0], best_plain = best / 13 != trump,
+            best_out = popcount(unseen & above(best));
+        for (int i = 1; i < n; i++) {
+            int c = cards[i], plain = c / 13 != trump, out = popcount(unseen & above(c));
+            if (plain > best_plain || (plain == best_plain && out > best_out)) {
+                best = c;
+                best_plain = plain;
+                best_out = out;
+            }
+        }
+        return best;
+    }
+    int winners[52], losers[52], n_winners, n_losers;
+    split_by_trick(cards, n, trick, len, trump, winners, &n_winners, losers, &n_losers);
+    if (need > 0)
+        return n_winners ? lowest(winners, n_winners, trump) : lowest(cards, n, trump);
+    if (n_losers)
+        return highest(losers, n_losers, trump);
+    return last ? highest(cards, n, trump) : lowest(cards, n, trump);
+}
+
+/* models[seat]: 0 plays the search policy (choose_card), 1 the basic bot's rules
+ * (basic_card), which see ``deck``, the cards nobody holds, as possibly held. */
 static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, int len,
-                     int *won, const int *targets, int teams, int greedy)
+                     int *won, const int *targets, int teams, int greedy, const int *models,
+                     uint64_t deck)
 {
     uint64_t remaining = 0;
     for (int s = 0; s < n; s++)
@@ -183,8 +242,11 @@ static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, 
         int ally_winning = 0;
         if (teams && len && targets[(seat + 2) % 4] != NO_TRICK)
             ally_winning = (leader + trick_winner_position(trick, len, trump)) % n == (seat + 2) % 4;
-        int card = choose_card(hand, remaining & ~hand, trick, len, trump, need, len == n - 1,
-                               ally_winning);
+        int card = models[seat] == 1
+                       ? basic_card(hand, (remaining & ~hand) | deck, trick, len, trump,
+                                    target - won[seat], len == n - 1)
+                       : choose_card(hand, remaining & ~hand, trick, len, trump, need,
+                                     len == n - 1, ally_winning);
         hands[seat] = hand & ~(1ULL << card);
         remaining &= ~(1ULL << card);
         trick[len++] = card;
@@ -351,17 +413,19 @@ static PyObject *masks_to_list(const uint64_t *masks, int n)
 }
 
 PyDoc_STRVAR(play_out_doc,
-             "play_out(hands, trump, leader, trick, won, targets, teams, greedy) -> list\n\n"
+             "play_out(hands, trump, leader, trick, won, targets, teams, greedy, models, deck)"
+             " -> list\n\n"
              "The tricks won at the end of the hand; see blackout.bots.playout.play_out.");
 
 static PyObject *py_play_out(PyObject *self, PyObject *args)
 {
-    PyObject *hands_seq, *trick_seq, *won_seq, *targets_seq;
+    PyObject *hands_seq, *trick_seq, *won_seq, *targets_seq, *models_seq;
     int trump, leader, teams, greedy;
-    if (!PyArg_ParseTuple(args, "OiiOOOpp", &hands_seq, &trump, &leader, &trick_seq, &won_seq,
-                          &targets_seq, &teams, &greedy))
+    unsigned long long deck;
+    if (!PyArg_ParseTuple(args, "OiiOOOppOK", &hands_seq, &trump, &leader, &trick_seq,
+                          &won_seq, &targets_seq, &teams, &greedy, &models_seq, &deck))
         return NULL;
-    int won[MAX_PLAYERS], targets[MAX_PLAYERS], trick[MAX_PLAYERS];
+    int won[MAX_PLAYERS], targets[MAX_PLAYERS], trick[MAX_PLAYERS], models[MAX_PLAYERS];
     int n = read_ints(won_seq, won, MAX_PLAYERS, "won");
     if (n < 0)
         return NULL;
@@ -374,13 +438,39 @@ static PyObject *py_play_out(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "targets: one per player");
         return NULL;
     }
-    play_out(hands, n, trump, leader, trick, len, won, targets, teams, greedy);
+    if (read_ints(models_seq, models, MAX_PLAYERS, "models") != n) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "models: one per player");
+        return NULL;
+    }
+    play_out(hands, n, trump, leader, trick, len, won, targets, teams, greedy, models, deck);
     PyObject *result = PyList_New(n);
     if (!result)
         return NULL;
     for (int i = 0; i < n; i++)
         PyList_SET_ITEM(result, i, PyLong_FromLong(won[i]));
     return result;
+}
+
+PyDoc_STRVAR(basic_card_doc,
+             "basic_card(hand, unseen, trick, trump, need, last) -> int\n\n"
+             "The basic bot's card; see blackout.bots.playout.basic_card.");
+
+static PyObject *py_basic_card(PyObject *self, PyObject *args)
+{
+    unsigned long long hand, unseen;
+    PyObject *trick_seq;
+    int trump, need, last, trick[MAX_PLAYERS];
+    if (!PyArg_ParseTuple(args, "KKOiip", &hand, &unseen, &trick_seq, &trump, &need, &last))
+        return NULL;
+    int len = read_ints(trick_seq, trick, MAX_PLAYERS - 1, "trick");
+    if (len < 0)
+        return NULL;
+    if (!hand) {
+        PyErr_SetString(PyExc_ValueError, "hand: no card to play");
+        return NULL;
+    }
+    return PyLong_FromLong(basic_card(hand, unseen, trick, len, trump, need, last));
 }
 
 PyDoc_STRVAR(estimate_doc, "estimate_tricks(hand, trump, players) -> float");
@@ -426,6 +516,7 @@ static PyObject *py_sample(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"play_out", py_play_out, METH_VARARGS, play_out_doc},
+    {"basic_card", py_basic_card, METH_VARARGS, basic_card_doc},
     {"estimate_tricks", py_estimate_tricks, METH_VARARGS, estimate_doc},
     {"sample", py_sample, METH_VARARGS, sample_doc},
     {NULL, NULL, 0, NULL},

@@ -26,6 +26,7 @@ from __future__ import annotations
 from math import comb
 
 from blackout.core.actions import (
+    BIDS,
     BOARD,
     NIL,
     PLAYS,
@@ -42,7 +43,7 @@ from blackout.core.game import trick_winner
 from blackout.core.rules import Rules
 from blackout.core.view import View
 
-__all__ = ["BasicBot", "trick_chances", "tricks_distribution"]
+__all__ = ["BasicBot", "bid_for", "trick_chances", "tricks_distribution"]
 
 #: Chance a high card survives each higher card it must duck under with a guard.
 GUARD_SURVIVAL = 0.55
@@ -119,15 +120,19 @@ def _lead_access(cards: int, players: int, leads_first: bool, rounds: int) -> fl
 class _Table:
     """What the estimate needs to know about the hand being bid."""
 
-    def __init__(self, view: View, hand: int) -> None:
+    def __init__(self, view: View, hand: int, seat: int) -> None:
         self.hand = hand
         self.cards = view.cards_dealt
         self.players = view.players_count
-        self.unseen = view.unseen() & ~hand
+        if seat == view.seat:
+            self.unseen = view.unseen() & ~hand
+        else:  # what another seat holding ``hand`` had not seen when it bid
+            turned = 0 if view.turn_up is None else 1 << view.turn_up
+            self.unseen = (1 << 52) - 1 & ~hand & ~turned
         self.unseen_count = max(1, self.unseen.bit_count())
         # Chance a given unseen card sits in an opponent's hand (Potomac leaves cards out).
         self.in_play = min(1.0, self.cards * (self.players - 1) / self.unseen_count)
-        self.leads_first = _first_leader(view) == view.seat
+        self.leads_first = _first_leader(view) == seat
         # The share of each suit among the unseen cards.
         self.shares = [(self.unseen & m).bit_count() / self.unseen_count for m in SUIT_MASKS]
 
@@ -141,11 +146,14 @@ def _first_leader(view: View) -> int:
     return (view.dealer + 1) % view.players_count
 
 
-def trick_chances(view: View, trump: Suit | None, hand: int | None = None) -> list[float]:
+def trick_chances(view: View, trump: Suit | None, hand: int | None = None,
+                  seat: int | None = None) -> list[float]:
     """For each card of ``hand`` (default: the seat's own), suit by suit from clubs and
     high cards first, the chance it takes a trick with ``trump`` as the trump suit
-    (``None``: no trump)."""
-    table = _Table(view, view.hand if hand is None else hand)
+    (``None``: no trump); ``seat`` (default: the view's) is whose hand it is (another
+    seat's: as it was when that seat bid, before any card was played)."""
+    seat = view.seat if seat is None else seat
+    table = _Table(view, view.hand if hand is None else hand, seat)
     chances: list[float] = []
     for suit in Suit:
         mine = sorted(cards_in(table.hand & SUIT_MASKS[suit]), reverse=True)
@@ -248,6 +256,20 @@ def choose_bid(view: View) -> tuple[Action, str]:
         return _declarer_game_bid(view)
     chances = trick_chances(view, view.trump)
     return _best_bid(view, tricks_distribution(chances), declarer=False, chances=chances)
+
+
+def bid_for(view: View, seat: int, hand: int, trump: Suit | None, others: int) -> int:
+    """The number bid this bot would make in ``seat`` holding ``hand`` (individual
+    scoring, trump known), when the bids before it add up to ``others`` (for the hook):
+    how a search player guesses the bids of a seat it takes for a basic bot."""
+    dist = tricks_distribution(trick_chances(view, trump, hand, seat))
+    cards = view.cards_dealt
+    bids = [BIDS[t] for t in range(cards + 1)]
+    if view.rules.hook and seat == view.bidding_order[-1]:
+        bids = [b for b in bids if b.tricks + others != cards]
+    best = max(_plausible(bids, dist),
+               key=lambda b: expected_points(view.rules, cards, b.tricks, dist))
+    return best.tricks
 
 
 def _best_bid(view: View, dist: list[float], declarer: bool,

@@ -6,9 +6,22 @@ respected, otherwise uniform), the seat's own later cards
 and the others' answers are searched in a tree, the rest of the hand is played out
 with the fast policy of :mod:`blackout.bots.playout`, and each outcome is scored with
 the table's own :func:`~blackout.core.scoring.hand_points`.  An outcome's value to a
-seat is its points, less ``rivalry`` (0 to 1, default 0) times its rivals' average: a
-rivalrous bot, its own score settled, still plays to cost the others theirs (measured
-no better, see bench/RESULTS.md).  The candidate searched most often is chosen.
+seat is its points, less ``rivalry`` (0 to 1) times its rivals' average: a rivalrous
+bot, its own score settled, still plays to cost the others theirs.  The candidate
+searched most often is chosen.
+
+How the others play is a model (``others``).  By default (``auto``) the bot watches
+them: a player whose every bid and card in the hands seen so far is what the
+:mod:`~blackout.bots.basic` bot would have chosen with its cards (judged at the end of
+each hand, when its cards are known; see :class:`_Watch`) is expected to go on doing so.
+The search then plays that seat's cards by the basic bot's rules instead of searching
+them, guesses its bid with the basic bot's rule, and deals it only hands with which
+the basic bot would have bid and played as it did.  Until then, and for every player
+who ever departs from the basic bot's choice, the others are searched like the bot's
+own cards and played out with the fast policy.  ``others="policy"`` never takes anyone
+for a basic bot, ``others="basic"`` takes every other player for one from the start.
+``rivalry`` defaults to 0.5 when some player is taken for a basic bot, whose losses the
+bot can foresee, and to 0 otherwise (measured, see bench/RESULTS.md).
 
 * Cards: equal cards (a run like Q-J with nothing left between, not even on the
   table) are searched once.
@@ -53,16 +66,21 @@ from functools import partial
 from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
+from blackout.bots.basic import bid_for
 from blackout.bots.playout import (
+    BASIC,
     EVERY_TRICK,
     NO_TRUMP,
+    POLICY,
     estimate_tricks,
     goals_for,
+    model_card,
     trick_winner_position,
 )
 from blackout.bots.tree import (
     EXPLORATION,
     RIVALRY,
+    Fits,
     Start,
     Stats,
     search_before_play,
@@ -78,11 +96,25 @@ from blackout.core.actions import (
     Nil,
     Play,
 )
+from blackout.core.cards import Suit
 from blackout.core.view import View
 
 __all__ = ["ExpertBot"]
 
 _T = TypeVar("_T")
+
+#: How the expert expects the other players to play: ``policy``, by its own search and
+#: play-out policy; ``basic``, as the basic bot does (individual scoring only); ``auto``,
+#: as the basic bot does once a player has been seen to (see :class:`_Watch`).
+OTHERS = ("auto", "policy", "basic")
+#: The default ``rivalry`` when the search expects some player to play like the basic
+#: bot: costing a rival points pays only when the bot can foresee the rival's play
+#: (measured in bench/RESULTS.md; otherwise it plays for its own score, ``RIVALRY``).
+PREDICTED_RIVALRY = 0.5
+#: Bids and cards (with a choice of two or more) a player must have been seen to make
+#: as the basic bot would have with its cards, and none otherwise, before ``auto``
+#: expects it to go on doing so.
+EVIDENCE = 3
 
 # Bids further than this from the hand's rough worth are not worth simulating.
 _BID_WINDOW = 3
@@ -106,7 +138,11 @@ class ExpertBot:
     """Tree search over sampled deals (see the module docstring).
 
     ``think`` is the time budget per decision in seconds; ``iterations``, if given,
-    replaces it by a fixed number of sampled deals per candidate action.
+    replaces it by a fixed number of sampled deals per candidate action.  ``others``
+    is the model of the other players (one of :data:`OTHERS`) and ``rivalry`` (0 to 1,
+    default: see the module docstring) how much their points count against the bot's.
+    The bot remembers what it has seen of the others during one game: use a bot for
+    one game at a time.
     """
 
     name = "expert"
@@ -115,9 +151,13 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, think: float = 1.0,
                  iterations: int | None = None, workers: int | None = None,
-                 rivalry: float = RIVALRY) -> None:
-        if not 0 <= rivalry <= 1:
+                 rivalry: float | None = None, others: str = "auto") -> None:
+        if rivalry is not None and not 0 <= rivalry <= 1:
             raise ValueError("rivalry must be between 0 and 1")
+        if others not in OTHERS:
+            raise ValueError(f"others must be one of {', '.join(OTHERS)}")
+        self.others = others
+        self._watch = _Watch()
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
         if think <= 0:
@@ -136,6 +176,7 @@ class ExpertBot:
             _pool(self.workers)  # start the workers now, not inside the first decision
 
     def choose(self, view: View) -> Action | None:
+        self._watch.see(view)
         if view.to_move != view.seat or not view.legal_actions:
             return None
         return self._search(view).action
@@ -157,15 +198,20 @@ class ExpertBot:
         # Keep back what handing out the work and adding up the answers costs, so the
         # whole decision fits in ``think``.
         deadline = time.monotonic() + self.think * (1 - _RESERVE_SHARE) - _RESERVE_SECONDS
+        models = self._models(view)
+        fits = _bids_test(view, models)
+        rivalry = self.rivalry
+        if rivalry is None:
+            rivalry = PREDICTED_RIVALRY if BASIC in models else RIVALRY
         if view.phase == "play":
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
-                     self.rivalry) for k, share in self._shares(len(candidates))]
+                     rivalry, models, fits) for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
-            jobs = [(view, candidates, partial(_begin, view), f"{key}:{k}", deadline, share,
-                     self.exploration, self.rivalry)
+            jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
+                     share, self.exploration, rivalry, models, fits)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):
@@ -177,6 +223,17 @@ class ExpertBot:
         chosen = totals[best]
         return _Verdict(candidates[best], chosen.points / chosen.visits,
                         sum(t.visits for t in totals))
+
+    def _models(self, view: View) -> tuple[int, ...]:
+        """How the search expects each seat to play."""
+        if view.rules.teams or self.others == "policy":
+            basic: set[int] = set()
+        elif self.others == "basic":
+            basic = set(range(view.players_count))
+        else:
+            basic = self._watch.basic_seats()
+        return tuple(BASIC if s in basic and s != view.seat else POLICY
+                     for s in range(view.players_count))
 
     def _shares(self, per_unit: int) -> list[tuple[int, int | None]]:
         """Each worker's number and share of the fixed budget, ``per_unit`` iterations a
@@ -270,9 +327,143 @@ def _trump_of(view: View) -> int | None:
     return NO_TRUMP if view.trump is None else int(view.trump)
 
 
-def _begin(view: View, hands: list[int], action: Action) -> Start:
+class _Watch:
+    """Who, of the other players in the game a bot is playing, has made every bid and
+    card as the basic bot would have with its cards.
+
+    A hand is judged when the next one starts, on the last view of it the bot was
+    given: at its last card every card of the others is known but the one each may
+    still hold (a player with more unseen cards is not judged), and a player is
+    consistent with the basic bot if some unseen card as that one makes each of its bids
+    and cards what the basic bot would have chosen.  A player is taken for a basic bot
+    after :data:`EVIDENCE` such decisions; one inconsistent hand rules it out for the
+    game.
+    """
+
+    def __init__(self) -> None:
+        self._game: tuple[object, ...] | None = None
+        self._last: View | None = None
+        self._agreed: dict[int, int] = {}
+        self._broken: set[int] = set()
+
+    def see(self, view: View) -> None:
+        game = (view.players, view.rules, view.seat)  # one seat of one game
+        if game != self._game or (self._last and view.hand_number < self._last.hand_number):
+            self._game, self._agreed, self._broken = game, {}, set()
+        elif self._last is not None and view.hand_number != self._last.hand_number:
+            self._judge(self._last)
+        self._last = view
+
+    def basic_seats(self) -> set[int]:
+        return {seat for seat, decisions in self._agreed.items()
+                if decisions >= EVIDENCE and seat not in self._broken}
+
+    def _judge(self, view: View) -> None:
+        if not _judgeable(view):
+            return
+        others = tuple(BASIC if s != view.seat else POLICY for s in range(view.players_count))
+        evidence = _BasicEvidence(view, others)
+        played = view.played_by()
+        unseen = view.unseen()
+        for seat in evidence.bids:
+            left = view.cards_dealt - played[seat].bit_count()
+            if left > 1:
+                continue  # too much of its hand unknown
+            last_cards = [0] if left == 0 else [1 << c for c in range(52) if unseen >> c & 1]
+            if any(evidence(seat, card) for card in last_cards):
+                self._agreed[seat] = self._agreed.get(seat, 0) + evidence.choices(seat)
+            else:
+                self._broken.add(seat)
+
+
+def _judgeable(view: View) -> bool:
+    """Whether the basic bot's bid can be told from the bidder's cards alone: not in a
+    blind hand, nor when trump is named after the bidding, nor in partnership."""
+    blind = view.blind or (view.rules.blind_first_hand and view.hand_number == 1)
+    return not (blind or view.rules.trump == "declarer" or view.rules.teams)
+
+
+def _bids_test(view: View, models: tuple[int, ...]) -> Fits | None:
+    """For seats taken for basic bots: a test that a sampled deal gives each a hand it
+    would have made its bid and played its cards with (``None``: nothing to test)."""
+    if not _judgeable(view):
+        return None
+    evidence = _BasicEvidence(view, models)
+    return evidence if evidence.bids else None
+
+
+class _BasicEvidence:
+    """What a basic bot's bid and cards say about its hand: ``self(seat, hand)`` is
+    whether ``hand`` (its unplayed cards) would have bid and played as it did."""
+
+    def __init__(self, view: View, models: tuple[int, ...]) -> None:
+        self.view = view
+        played = view.played_by()
+        order = view.bidding_order
+        # seat -> (cards it has played, bids before it, its bid)
+        self.bids: dict[int, tuple[int, int, int]] = {}
+        for position, seat in enumerate(order):
+            bid = view.bids[seat]
+            if models[seat] == BASIC and isinstance(bid, Bid):
+                before = sum(b.tricks for s in order[:position]
+                             if isinstance(b := view.bids[s], Bid))
+                self.bids[seat] = (played[seat], before, bid.tricks)
+        # seat -> each card it played: (its cards played from then on, the cards nobody
+        # had seen played or turned up then, the trick so far, the tricks it needed)
+        self.plays: dict[int, list[tuple[int, int, tuple[int, ...], int, int]]] = {
+            seat: [] for seat in self.bids}
+        self._bid_fits: dict[tuple[int, int], bool] = {}
+        self._record_plays(view, played)
+
+    def _record_plays(self, view: View, played: list[int]) -> None:
+        n = view.players_count
+        unseen = (1 << 52) - 1 if view.turn_up is None else (1 << 52) - 1 & ~(1 << view.turn_up)
+        won = [0] * n
+        still_to_play = list(played)  # each seat's cards played from this point on
+        tricks = [(t.leader, t.cards, t.winner) for t in view.tricks]
+        if view.trick:
+            tricks.append((view.trick[0][0], tuple(c for _, c in view.trick), -1))
+        for leader, cards, winner in tricks:
+            for position, card in enumerate(cards):
+                seat = (leader + position) % n
+                if seat in self.plays:
+                    need = self.bids[seat][2] - won[seat]
+                    self.plays[seat].append(
+                        (still_to_play[seat], unseen, cards[:position], need, card))
+                still_to_play[seat] &= ~(1 << card)
+                unseen &= ~(1 << card)
+            if winner >= 0:
+                won[winner] += 1
+
+    def choices(self, seat: int) -> int:
+        """How many of the seat's decisions were real choices: its bid and the cards it
+        played with two or more in hand."""
+        return 1 + sum(1 for from_here, *_ in self.plays[seat] if from_here & (from_here - 1))
+
+    def __call__(self, seat: int, hand: int) -> bool:
+        if seat not in self.bids:
+            return True
+        view = self.view
+        trump = NO_TRUMP if view.trump is None else int(view.trump)
+        last = view.players_count - 1
+        for from_here, unseen, trick, need, card in self.plays[seat]:
+            held = hand | from_here
+            if model_card(held, unseen & ~held, list(trick), trump, need,
+                          len(trick) == last) != card:
+                return False
+        played, before, bid = self.bids[seat]
+        full = hand | played
+        fits = self._bid_fits.get((seat, full))
+        if fits is None:  # small hands come round again and again
+            fits = self._bid_fits[seat, full] = bid_for(view, seat, full, view.trump,
+                                                        before) == bid
+        return fits
+
+
+def _begin(view: View, models: tuple[int, ...], hands: list[int], action: Action) -> Start:
     """How the play starts in a sampled deal if the seat takes ``action`` (a bid, or
-    naming trump): the bids still to come are guessed from their sampled hands."""
+    naming trump): the bids still to come are guessed from their sampled hands, by
+    basic's rule for a seat ``models`` takes for a basic bot."""
     bids: list[BidAction | None] = list(view.bids)
     trump = _trump_of(view)
     declarer = view.declarer
@@ -283,7 +474,13 @@ def _begin(view: View, hands: list[int], action: Action) -> Start:
         bids[view.seat] = action
         later = view.bidding_order[view.bidding_order.index(view.seat) + 1:]
         for seat in later:
-            bids[seat] = _guess_bid(view, seat, hands[seat], trump, bids, seat == later[-1])
+            if models[seat] == BASIC and trump is not None:
+                others = sum(b.tricks for b in bids if isinstance(b, Bid))
+                suit = None if trump == NO_TRUMP else Suit(trump)
+                bids[seat] = BIDS[bid_for(view, seat, hands[seat], suit, others)]
+            else:
+                bids[seat] = _guess_bid(view, seat, hands[seat], trump, bids,
+                                        seat == later[-1])
         if trump is None:
             declarer = _declarer(view, bids)
             trump = _best_trump(hands[declarer], view.players_count)

@@ -3,9 +3,11 @@
 The search bots simulate thousands of hands per decision, so this module plays cards
 on bit masks and lists instead of :class:`~blackout.core.game.Game` objects.  A
 :class:`Goals` value says what every seat is after (take tricks or avoid them), and
-:func:`choose_card` is the play policy all seats use inside a simulation: take a
-trick while more are needed, duck when the bid is made.  ``tests/test_bots_expert.py``
-checks that play-outs here and in the engine give the same tricks.
+:func:`choose_card` is the play policy seats use inside a simulation: take a
+trick while more are needed, duck when the bid is made.  A seat the search takes for a
+basic bot plays :func:`basic_card`, the basic bot's own rules on bit masks.
+``tests/test_bots_expert.py`` checks that play-outs here and in the engine give the
+same tricks.
 
 A suit is ``card // 13``; ``trump`` is a suit number or ``-1`` for no trump.
 
@@ -31,10 +33,14 @@ except ImportError:  # installed without a C compiler: the Python code below doe
     _fast = None
 
 __all__ = [
+    "BASIC",
+    "POLICY",
     "Goals",
+    "basic_card",
     "choose_card",
     "estimate_tricks",
     "goals_for",
+    "model_card",
     "next_turn",
     "play_out",
     "trick_winner_position",
@@ -172,25 +178,82 @@ def choose_card(hand: int, others: int, trick: list[int], trump: int, need: int,
     return _highest(cards, trump) if last else min(cards)
 
 
+def basic_card(hand: int, unseen: int, trick: list[int], trump: int, need: int,
+               last: bool) -> int:
+    """The card the ``basic`` bot plays (individual scoring), on bit masks.
+
+    ``unseen`` is what that seat has not seen: every card not in ``hand``, not played and
+    not turned up, so a card left in the deck counts as possibly held.  The same rules
+    as :func:`blackout.bots.basic.choose_play`: while ``need`` > 0 lead a card nothing
+    unseen beats (plain suits first) or the least dangerous one, take a trick with the
+    cheapest winner; otherwise lead the plain card the most unseen cards beat and play
+    the highest card that loses.
+
+    >>> from blackout.core.cards import Card, mask_of
+    >>> hand, unseen = mask_of(["AS", "2S", "KH"]), mask_of(["KS", "QS", "AH", "3H"])
+    >>> str(Card(basic_card(hand, unseen, [], -1, need=1, last=False)))  # a sure winner
+    'AS'
+    >>> str(Card(basic_card(hand, unseen, [], -1, need=0, last=False)))  # most cards beat it
+    '2S'
+    >>> led = [int(Card.parse("QH"))]
+    >>> str(Card(basic_card(hand, unseen, led, -1, need=1, last=False)))  # cheapest winner
+    'KH'
+    >>> str(Card(basic_card(hand, unseen, led, 2, need=0, last=True)))   # must take it: high
+    'KH'
+    """
+    if not trick:
+        cards = _cards(hand)
+        if need > 0:
+            bosses = [c for c in cards if not unseen & SUIT_MASKS[c // 13] & ~((2 << c) - 1)]
+            if bosses:
+                return max(bosses, key=lambda c: (c // 13 != trump, c % 13))
+            return _lowest(cards, trump)
+        return max(cards, key=lambda c: (c // 13 != trump, _beaten_by(c, unseen)[0], -c))
+    cards = _cards(hand & SUIT_MASKS[trick[0] // 13] or hand)
+    best = trick[trick_winner_position(trick, trump)]
+    winners = [c for c in cards if (c > best if c // 13 == best // 13 else c // 13 == trump)]
+    if need > 0:
+        return _lowest(winners or cards, trump)
+    losers = [c for c in cards if c not in winners]
+    if losers:
+        return _highest(losers, trump)
+    return _highest(cards, trump) if last else _lowest(cards, trump)
+
+
+#: :func:`basic_card`, in C when the accelerator was built.
+model_card = basic_card if _fast is None else _fast.basic_card
+
+#: What a seat plays in a play-out: the search's policy (:func:`choose_card`) or the
+#: ``basic`` bot's rules (:func:`basic_card`).
+POLICY, BASIC = 0, 1
+
+
 def play_out(hands: list[int], trump: int, leader: int, trick: list[int], won: list[int],
-             goals: Goals) -> list[int]:
-    """Play the hand to its end with :func:`choose_card` for every seat.
+             goals: Goals, models: Sequence[int] | None = None, deck: int = 0) -> list[int]:
+    """Play the hand to its end, every seat by its model (default :data:`POLICY`).
 
     ``hands`` are the unplayed cards (used up: their contents afterwards are
     unspecified), ``trick`` the cards already played to the trick ``leader`` led,
-    ``won`` the tricks taken so far (updated and returned).
+    ``won`` the tricks taken so far (updated and returned), ``models`` each seat's
+    :data:`POLICY` or :data:`BASIC`, ``deck`` the cards nobody holds (not played, not
+    turned up), which a :data:`BASIC` seat cannot tell from held ones.
     """
+    if models is None:
+        models = (POLICY,) * len(hands)
     if _fast is None:
-        return play_out_python(hands, trump, leader, trick, won, goals)
+        return play_out_python(hands, trump, leader, trick, won, goals, models, deck)
     won[:] = _fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
-                            goals.greedy_when_over)
+                            goals.greedy_when_over, models, deck)
     return won
 
 
 def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
-                    won: list[int], goals: Goals) -> list[int]:
+                    won: list[int], goals: Goals, models: Sequence[int] | None = None,
+                    deck: int = 0) -> list[int]:
     """:func:`play_out` in Python: the reference for the C version."""
     n = len(hands)
+    if models is None:
+        models = (POLICY,) * n
     trick = list(trick)
     remaining = 0
     for hand in hands:
@@ -212,8 +275,12 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
         ally_winning = False
         if teams and trick and targets[(seat + 2) % 4] != NO_TRICK:
             ally_winning = (leader + trick_winner_position(trick, trump)) % n == (seat + 2) % 4
-        card = choose_card(hand, remaining & ~hand, trick, trump, need,
-                           len(trick) == n - 1, ally_winning)
+        if models[seat] == BASIC:
+            card = basic_card(hand, remaining & ~hand | deck, trick, trump, target - won[seat],
+                              len(trick) == n - 1)
+        else:
+            card = choose_card(hand, remaining & ~hand, trick, trump, need,
+                               len(trick) == n - 1, ally_winning)
         hands[seat] = hand & ~(1 << card)
         remaining &= ~(1 << card)
         trick.append(card)

@@ -15,6 +15,8 @@ build with the accelerator, and other (equally valid) deals on one without.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable, Iterator
 
 from blackout.bots.playout import SUIT_MASKS, _fast
 from blackout.core.view import View
@@ -23,6 +25,15 @@ __all__ = ["Sampler"]
 
 # Deals drawn to satisfy the void constraints before giving up on them.
 _VOID_TRIES = 50
+# Draws of one seat's hand for sample_fitting before keeping one that does not fit.
+_FIT_TRIES = 40
+
+
+def _cards_of(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 class Sampler:
@@ -51,6 +62,42 @@ class Sampler:
         if _fast is not None:
             return _fast.sample(rng.getrandbits(64), *self._fast_arguments)
         return self.sample_python(rng)
+
+    def sample_fitting(self, rng: random.Random, fits: Callable[[int, int], bool],
+                       tries: int = _FIT_TRIES, until: float | None = None) -> list[int]:
+        """A deal in which every hidden seat's hand passes ``fits(seat, hand)``: the
+        seats are dealt one by one, each redrawn from the cards left until it passes
+        (at most ``tries`` times, else the deal starts again; after as many fresh
+        starts as for the voids, or once the monotonic clock passes ``until``, the
+        first whole deal is kept).
+
+        This is not exactly the deal drawn at random among those where every seat
+        passes (a seat's draw ignores what it leaves the seats after it), but it needs
+        a few draws a seat where that needs a few per seat multiplied together.
+        """
+        kept = None
+        for _ in range(_VOID_TRIES):
+            hands = [h or 0 for h in self.known]
+            taken = 0
+            every_seat_fits = True
+            for seat in self.hidden:
+                pool = list(_cards_of(self.unseen & self.allowed[seat] & ~taken))
+                want = self.counts[seat]
+                if len(pool) < want or (until is not None and time.monotonic() > until):
+                    break
+                for _ in range(tries):
+                    hand = sum(1 << card for card in rng.sample(pool, want))
+                    if fits(seat, hand):
+                        break
+                else:
+                    every_seat_fits = False
+                hands[seat] = hand
+                taken |= hand
+            else:
+                if every_seat_fits:
+                    return hands
+                kept = kept or hands
+        return kept or self.sample(rng)
 
     def sample_python(self, rng: random.Random) -> list[int]:
         """:meth:`sample` in Python: the reference for the C version."""

@@ -10,9 +10,10 @@ by UCB, adds one node, plays the rest of the hand out with the fast policy of
 :mod:`blackout.bots.playout` and scores it with the table's
 :func:`~blackout.core.scoring.hand_points`.  Every seat chooses for itself in the tree,
 by its own value (see ``rivalry``), so the search learns how the others
-answer a card instead of assuming the policy's answer.  A card's UCB counts only the
-iterations whose deal held it (its *availability*), which keeps the statistics fair
-when the deals differ.
+answer a card instead of assuming the policy's answer; a seat the caller's ``models``
+take for a basic bot plays the basic bot's card instead, in the tree and below it.  A
+card's UCB counts only the iterations whose deal held it (its *availability*), which
+keeps the statistics fair when the deals differ.
 
 A decision taken before the play (a bid, naming trump) is searched the same way: its
 candidates are the root's children, and under each the rest of the bidding, guessed
@@ -40,10 +41,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from blackout.bots.playout import (
+    BASIC,
     NO_TRUMP,
     SUIT_MASKS,
     Goals,
     goals_for,
+    model_card,
     next_turn,
     play_out,
 )
@@ -91,11 +94,13 @@ Begin = Callable[[list[int], Action], Start]
 
 def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 iterations: int | None, exploration: float = EXPLORATION,
-                rivalry: float = RIVALRY) -> list[Stats]:
+                rivalry: float = RIVALRY, models: Sequence[int] | None = None,
+                fits: Fits | None = None) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
-    ``deadline``; the statistics of each of ``cards``, in order."""
-    search = _Search(view, random.Random(seed), exploration, rivalry)
+    ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
+    each seat is expected to play (see :class:`_Search`)."""
+    search = _Search(view, random.Random(seed), exploration, rivalry, models)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
                  view.declarer, view.leader, [card for _, card in view.trick],
@@ -106,17 +111,19 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
         card, points, values = line.iterate(hands)
         _add(stats[card], points, values, view.seat)
 
-    _run(iterate, Sampler(view), search.rng, deadline, iterations)
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None), deadline,
+         iterations)
     return [stats[card] for card in cards]
 
 
 def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed: str,
                        deadline: float, iterations: int | None,
                        exploration: float = EXPLORATION, rivalry: float = RIVALRY,
+                       models: Sequence[int] | None = None, fits: Fits | None = None,
                        ) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
-    search = _Search(view, random.Random(seed), exploration, rivalry)
+    search = _Search(view, random.Random(seed), exploration, rivalry, models)
     stats = [Stats() for _ in actions]
     lines: list[dict[Start, _Line]] = [{} for _ in actions]
 
@@ -130,7 +137,8 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
         _card, points, values = line.iterate(hands)
         _add(stats[index], points, values, view.seat)
 
-    _run(iterate, Sampler(view), search.rng, deadline, iterations)
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None), deadline,
+         iterations)
     return stats
 
 
@@ -140,14 +148,40 @@ def _add(stats: Stats, points: tuple[int, ...], values: list[float], seat: int) 
     stats.points += points[seat]
 
 
-def _run(iterate: Callable[[list[int]], None], sampler: Sampler, rng: random.Random,
+#: ``fits(seat, hand)``: whether a seat's sampled hand agrees with what the searching
+#: seat knows beyond the cards (its bid, as a model of the bidder would have made it).
+Fits = Callable[[int, int], bool]
+#: Deals a search draws when a ``fits`` test has to pick them.
+POOL_DEALS = 64
+
+
+def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
+           timed: bool) -> Callable[[], list[int]]:
+    """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``,
+    a pool of :data:`POOL_DEALS` deals that pass it, drawn once and used in turn (such a
+    deal is slow to find, so it is reused rather than drawn for every iteration; 16 and
+    128 were measured too, see bench/RESULTS.md).  A ``timed`` search spends
+    at most half its time on the pool."""
+    sampler, rng = Sampler(view), search.rng
+    if fits is None:
+        return lambda: sampler.sample(rng)
+    pool: list[list[int]] = []
+    started = time.monotonic()
+    enough = started + (deadline - started) / 2
+    while len(pool) < POOL_DEALS and not (pool and timed and time.monotonic() > enough):
+        pool.append(sampler.sample_fitting(rng, fits, until=enough if timed else None))
+    turn = iter(range(1 << 62))
+    return lambda: list(pool[next(turn) % len(pool)])
+
+
+def _run(iterate: Callable[[list[int]], None], deal: Callable[[], list[int]],
          deadline: float, iterations: int | None) -> None:
     """Iterate on sampled deals for ``iterations`` or until ``deadline`` nears."""
     done = 0
     slowest = 0.0
     while True:
         started = time.monotonic()
-        iterate(sampler.sample(rng))
+        iterate(deal())
         done += 1
         if iterations is not None:
             if done >= iterations:
@@ -181,11 +215,17 @@ class _Tree:
 
 
 class _Search:
-    """What every tree of one search shares: the table, the generator, the UCB scale."""
+    """What every tree of one search shares: the table, the generator, the UCB scale,
+    and how each seat is expected to play: ``models[s]`` is
+    :data:`~blackout.bots.playout.POLICY` (by UCB in the tree, by the play-out policy
+    below it) or :data:`~blackout.bots.playout.BASIC` (the basic bot's card, in the
+    tree too).  The deciding seat always searches its own cards."""
 
     def __init__(self, view: View, rng: random.Random, exploration: float,
-                 rivalry: float) -> None:
+                 rivalry: float, models: Sequence[int] | None = None) -> None:
         self.rng = rng
+        self.models = tuple(models) if models is not None else (0,) * view.players_count
+        self.unseen = view.unseen()
         self.exploration = exploration
         self.rivalry = rivalry
         self.rules = view.rules
@@ -253,6 +293,8 @@ class _Line:
         remaining = 0
         for hand in hands:
             remaining |= hand
+        models = self.search.models
+        deck = self.search.unseen & ~remaining  # the cards nobody holds in this deal
         node = self.root
         path: list[tuple[int, int]] = []
         first_card = -1
@@ -262,6 +304,10 @@ class _Line:
             if first_card < 0:  # the deciding seat's card, at the root
                 card, node, grown = self._select(node, legal & self.first)
                 first_card = card
+            elif models[seat] == BASIC:
+                card = model_card(hand, remaining & ~hand | deck, trick, trump,
+                                  self.goals.targets[seat] - won[seat], len(trick) == n - 1)
+                node, grown = self._follow(node, card)
             else:
                 card, node, grown = self._select(node, legal)
             path.append((node, seat))
@@ -272,7 +318,7 @@ class _Line:
             if grown:
                 break
         if remaining:
-            play_out(hands, trump, leader, trick, won, self.goals)
+            play_out(hands, trump, leader, trick, won, self.goals, models, deck)
         points, values = self._outcome(tuple(won))
         visits, total = self.search.tree.visits, self.search.tree.total
         for visited, mover in path:
@@ -308,6 +354,17 @@ class _Line:
             child = children[card] = tree.add()
             return card, child, True
         return best, children[best], False
+
+    def _follow(self, node: int, card: int) -> tuple[int, bool]:
+        """The child of ``node`` for a card the seat's model plays, and whether it is
+        new."""
+        tree = self.search.tree
+        child = tree.children[node].get(card)
+        if child is None:
+            child = tree.children[node][card] = tree.add()
+            return child, True
+        tree.avail[child] += 1
+        return child, False
 
     def _outcome(self, won: tuple[int, ...]) -> tuple[tuple[int, ...], list[float]]:
         """Every seat's points and values when the tricks end as ``won`` (remembered: a
