@@ -486,3 +486,18 @@ def test_until_it_has_seen_a_basic_bot_the_expert_searches_as_before() -> None:
             verdicts = [ExpertBot(seed=3, iterations=6, others=others)._search(view)
                         for others in ("auto", "policy")]
             assert verdicts[0] == verdicts[1]
+
+
+def test_a_hint_bot_learns_from_the_seat_it_follows() -> None:
+    # blackout play's hint bot never plays: it observes the human's seat at every turn.
+    game = Game.new(variant("pbmserv", schedule=[1, 2, 3, 4], inorder=True), list("abcd"),
+                    seed=5)
+    hinter = ExpertBot(seed=1, iterations=4)
+    basic = BasicBot()
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        if seat == 0:
+            hinter.observe(game.view(0))
+        game.apply(basic.choose(game.view(seat)))
+    assert hinter._watch.basic_seats() == {1, 2, 3}

@@ -21,6 +21,9 @@ class Bot(Protocol):
     when its seat is to move, with a one-line reason for a human (``"need 2 more tricks:
     take it with the AH"``).  It is optional and not part of this protocol; callers look
     for it with ``getattr(bot, "hint", None)`` (``blackout play``'s ``hint`` command does).
+    Likewise optional, ``observe(view)`` lets a bot follow a seat it does not play (the
+    ``expert`` learns from it how the others play; ``blackout play``'s hint bot follows
+    the human's seat).
     """
 
     name: str

@@ -35,12 +35,12 @@ bot can foresee, and to 0 otherwise (measured, see bench/RESULTS.md).
 * pbmserv's blind first hand: its own card is what is sampled.
 
 The budget per decision is ``think`` seconds (default 1) or, for repeatable play,
-``iterations`` sampled deals per candidate action: the same seed and iterations give
-the same choices on any machine (with or without the C accelerator: not across the
-two, see :mod:`blackout.bots.sampling`).  Under ``think`` a worker starts another deal
-only if one as slow as its slowest so far still ends before the deadline, and a little
-of the budget is kept for handing out and collecting the work, so a decision ends
-within ``think`` (unless a single deal takes longer).  ``workers`` processes search
+``iterations`` simulations (each on a sampled deal) per candidate action: the same
+seed and iterations give the same choices on any machine (with or without the C
+accelerator: not across the two, see :mod:`blackout.bots.sampling`).  Under ``think``
+a worker starts another deal only if one as slow as its slowest so far still ends
+before the deadline, and a little of the budget is kept for handing out and collecting
+the work, so a decision ends within ``think`` (unless a single deal takes longer).  ``workers`` processes search
 side by side (forked once, then reused) and their trees' counts are added up: by
 default two under a time budget on a machine with two cores or more, one with
 ``iterations`` (pass ``workers=2`` to split a fixed budget the same way everywhere).
@@ -127,7 +127,7 @@ _RESERVE_SECONDS = 0.005
 @dataclass(frozen=True, slots=True)
 class _Verdict:
     """The search's answer: the action, the seat's mean points with it, and how many
-    deals were sampled."""
+    hands were simulated (each on a sampled deal)."""
 
     action: Action
     mean: float
@@ -138,7 +138,7 @@ class ExpertBot:
     """Tree search over sampled deals (see the module docstring).
 
     ``think`` is the time budget per decision in seconds; ``iterations``, if given,
-    replaces it by a fixed number of sampled deals per candidate action.  ``others``
+    replaces it by a fixed number of simulations per candidate action.  ``others``
     is the model of the other players (one of :data:`OTHERS`) and ``rivalry`` (0 to 1,
     default: see the module docstring) how much their points count against the bot's.
     The bot remembers what it has seen of the others during one game: use a bot for
@@ -175,8 +175,13 @@ class ExpertBot:
         if self.workers > 1:
             _pool(self.workers)  # start the workers now, not inside the first decision
 
-    def choose(self, view: View) -> Action | None:
+    def observe(self, view: View) -> None:
+        """Follow the game from ``view`` without deciding anything: :meth:`choose` does it
+        for the bot's own seat; a bot that gives hints to a human follows the human's."""
         self._watch.see(view)
+
+    def choose(self, view: View) -> Action | None:
+        self.observe(view)
         if view.to_move != view.seat or not view.legal_actions:
             return None
         return self._search(view).action
@@ -538,7 +543,7 @@ def _reason(view: View, verdict: _Verdict) -> str:
         if len(view.legal_actions) == 1:
             return f"{action} is the only legal move"
         return f"the cards I may play are all equal: {action}"
-    average = f"averages {verdict.mean:+.1f} points over {verdict.deals} sampled deals"
+    average = f"averages {verdict.mean:+.1f} points over {verdict.deals} simulated hands"
     if isinstance(action, Play):
         return f"{_play_situation(view, action.card)}; {action} {average}"
     if isinstance(action, ChooseTrump):

@@ -34,6 +34,7 @@ a bid is judged by how the search itself would then play the hand.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -43,6 +44,7 @@ from dataclasses import dataclass
 from blackout.bots.playout import (
     BASIC,
     NO_TRUMP,
+    POLICY,
     SUIT_MASKS,
     Goals,
     goals_for,
@@ -149,7 +151,8 @@ def _add(stats: Stats, points: tuple[int, ...], values: list[float], seat: int) 
 
 
 #: ``fits(seat, hand)``: whether a seat's sampled hand agrees with what the searching
-#: seat knows beyond the cards (its bid, as a model of the bidder would have made it).
+#: seat knows beyond the cards: that seat's bid and cards, as a model of the player
+#: would have chosen them with that hand.
 Fits = Callable[[int, int], bool]
 #: Deals a search draws when a ``fits`` test has to pick them.
 POOL_DEALS = 64
@@ -160,8 +163,8 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
     """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``,
     a pool of :data:`POOL_DEALS` deals that pass it, drawn once and used in turn (such a
     deal is slow to find, so it is reused rather than drawn for every iteration; 16 and
-    128 were measured too, see bench/RESULTS.md).  A ``timed`` search spends
-    at most half its time on the pool."""
+    128 were measured too, see bench/RESULTS.md).  A ``timed`` search spends at most
+    half its time on the pool."""
     sampler, rng = Sampler(view), search.rng
     if fits is None:
         return lambda: sampler.sample(rng)
@@ -170,8 +173,8 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
     enough = started + (deadline - started) / 2
     while len(pool) < POOL_DEALS and not (pool and timed and time.monotonic() > enough):
         pool.append(sampler.sample_fitting(rng, fits, until=enough if timed else None))
-    turn = iter(range(1 << 62))
-    return lambda: list(pool[next(turn) % len(pool)])
+    in_turn = itertools.cycle(pool)
+    return lambda: list(next(in_turn))  # a copy: a search uses its deal up
 
 
 def _run(iterate: Callable[[list[int]], None], deal: Callable[[], list[int]],
@@ -224,7 +227,7 @@ class _Search:
     def __init__(self, view: View, rng: random.Random, exploration: float,
                  rivalry: float, models: Sequence[int] | None = None) -> None:
         self.rng = rng
-        self.models = tuple(models) if models is not None else (0,) * view.players_count
+        self.models = tuple(models) if models is not None else (POLICY,) * view.players_count
         self.unseen = view.unseen()
         self.exploration = exploration
         self.rivalry = rivalry

@@ -124,6 +124,7 @@ class PlaySession:
         self._trick: list[tuple[int, Card]] = []
         self._bidders: set[int] = set()
         self._trump = game.trump
+        self._hinter: bots.Bot | None = None
 
     # -- the game loop -------------------------------------------------------------------
 
@@ -188,6 +189,9 @@ class PlaySession:
 
     def _human_turn(self) -> int | None:
         """Ask until a legal move is made; an exit code when the player leaves."""
+        observe = getattr(self._hint_bot(), "observe", None)
+        if observe is not None:
+            observe(self.game.view(self.seat))
         self._show_table()
         while True:
             line = self._ask(self._prompt())
@@ -274,11 +278,17 @@ class PlaySession:
         if self.game.to_move != self.seat:
             self._say("[yellow]hints are for your own turn[/yellow]")
             return
-        name = "expert" if "expert" in bots.NAMES else "basic"
         # A bot without an optional hint method falls back to the basic bot's.
-        hint = getattr(bots.create(name), "hint", None) or BasicBot().hint
+        hint = getattr(self._hint_bot(), "hint", None) or BasicBot().hint
         action, reason = hint(self.game.view(self.seat))
         self._say(f"hint: [bold]{escape(str(action))}[/bold] — {escape(reason)}")
+
+    def _hint_bot(self) -> bots.Bot:
+        """The bot that gives hints, one for the whole game: it follows the human's
+        seat (see _human_turn) and so learns who at the table plays like ``basic``."""
+        if self._hinter is None:
+            self._hinter = bots.create("expert" if "expert" in bots.NAMES else "basic")
+        return self._hinter
 
     def _ask(self, prompt: str) -> str | None:
         try:
