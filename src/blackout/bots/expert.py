@@ -40,10 +40,11 @@ seed and iterations give the same choices on any machine (with or without the C
 accelerator: not across the two, see :mod:`blackout.bots.sampling`).  Under ``think``
 a worker starts another deal only if one as slow as its slowest so far still ends
 before the deadline, and a little of the budget is kept for handing out and collecting
-the work, so a decision ends within ``think`` (unless a single deal takes longer).  ``workers`` processes search
-side by side (forked once, then reused) and their trees' counts are added up: by
-default two under a time budget on a machine with two cores or more, one with
-``iterations`` (pass ``workers=2`` to split a fixed budget the same way everywhere).
+the work, so a decision ends within ``think`` (unless a single deal takes longer).
+``workers`` processes search side by side (forked once, then reused) and their trees'
+counts are added up: by default two under a time budget on a machine with two cores
+or more, one with ``iterations`` (pass ``workers=2`` to split a fixed budget the same
+way everywhere).
 
 >>> import blackout
 >>> from blackout import bots
