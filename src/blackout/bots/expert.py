@@ -369,10 +369,9 @@ class _Watch:
             return
         others = tuple(BASIC if s != view.seat else POLICY for s in range(view.players_count))
         evidence = _BasicEvidence(view, others)
-        played = view.played_by()
         unseen = view.unseen()
         for seat in evidence.bids:
-            left = view.cards_dealt - played[seat].bit_count()
+            left = view.cards_dealt - evidence.played[seat].bit_count()
             if left > 1:
                 continue  # too much of its hand unknown
             last_cards = [0] if left == 0 else [1 << c for c in range(52) if unseen >> c & 1]
@@ -392,7 +391,7 @@ def _judgeable(view: View) -> bool:
 def _bids_test(view: View, models: tuple[int, ...]) -> Fits | None:
     """For seats taken for basic bots: a test that a sampled deal gives each a hand it
     would have made its bid and played its cards with (``None``: nothing to test)."""
-    if not _judgeable(view):
+    if BASIC not in models or not _judgeable(view):
         return None
     evidence = _BasicEvidence(view, models)
     return evidence if evidence.bids else None
@@ -404,7 +403,8 @@ class _BasicEvidence:
 
     def __init__(self, view: View, models: tuple[int, ...]) -> None:
         self.view = view
-        played = view.played_by()
+        self.trump = NO_TRUMP if view.trump is None else int(view.trump)
+        self.played = played = view.played_by()  # each seat's cards played this hand
         order = view.bidding_order
         # seat -> (cards it has played, bids before it, its bid)
         self.bids: dict[int, tuple[int, int, int]] = {}
@@ -450,11 +450,10 @@ class _BasicEvidence:
         if seat not in self.bids:
             return True
         view = self.view
-        trump = NO_TRUMP if view.trump is None else int(view.trump)
         last = view.players_count - 1
         for from_here, unseen, trick, need, card in self.plays[seat]:
             held = hand | from_here
-            if model_card(held, unseen & ~held, list(trick), trump, need,
+            if model_card(held, unseen & ~held, list(trick), self.trump, need,
                           len(trick) == last) != card:
                 return False
         played, before, bid = self.bids[seat]

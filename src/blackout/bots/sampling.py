@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from blackout.bots.playout import SUIT_MASKS, _fast
+from blackout.core.cards import cards_in
 from blackout.core.view import View
 
 __all__ = ["Sampler"]
@@ -27,13 +28,6 @@ __all__ = ["Sampler"]
 _VOID_TRIES = 50
 # Draws of one seat's hand for sample_fitting before keeping one that does not fit.
 _FIT_TRIES = 40
-
-
-def _cards_of(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 class Sampler:
@@ -81,7 +75,7 @@ class Sampler:
             taken = 0
             every_seat_fits = True
             for seat in self.hidden:
-                pool = list(_cards_of(self.unseen & self.allowed[seat] & ~taken))
+                pool = list(cards_in(self.unseen & self.allowed[seat] & ~taken))
                 want = self.counts[seat]
                 if len(pool) < want or (until is not None and time.monotonic() > until):
                     break
