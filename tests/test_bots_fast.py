@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from blackout import Deal, Game, bots, variant
-from blackout.bots import playout, sampling
+from blackout.bots import basic, expert, playout, sampling
 from blackout.bots.playout import (
     BASIC,
     EVERY_TRICK,
@@ -107,6 +107,65 @@ def test_c_hand_estimates_equal_python_to_the_bit(hand: int, trump: int, players
                                                                                  players)
 
 
+@needs_fast
+@settings(max_examples=2000, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(2, 7), st.booleans(),
+       st.sampled_from([None, *Suit]))
+def test_c_bid_estimates_equal_python(rng: random.Random, players: int, leads_first: bool,
+                                      trump: Suit | None) -> None:
+    cards = rng.randint(1, 52 // players)
+    deck = rng.sample(range(52), 52)
+    hand = sum(1 << c for c in deck[:cards])
+    unseen = sum(1 << c for c in deck[cards:cards + rng.randint(0, 51 - cards)])
+    table = basic._Table(hand, unseen, cards, players, leads_first)
+    expected = basic.tricks_distribution(basic._chances(table, trump))
+    got = fast.bid_distribution(hand, unseen, cards, players, leads_first,
+                                -1 if trump is None else int(trump))
+    # To the bit on CPython 3.11; later versions add floats up with compensation.
+    assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+@needs_fast
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**52 - 1), st.data())
+def test_c_draws_hands_from_the_cards_given(seed: int, cards: int, data: st.DataObject) -> None:
+    want = data.draw(st.integers(0, cards.bit_count()))
+    hands = fast.draw(seed, cards, want, 20)
+    assert len(hands) == 20
+    for hand in hands:
+        assert hand & ~cards == 0 and hand.bit_count() == want
+
+
+@needs_fast
+def test_c_replays_of_a_basic_bot_s_cards_agree_with_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fitting sampler asks whether a hand would have played a basic bot's cards; the
+    # C replay must answer as the Python one, for true hands and for random ones.
+    rng = random.Random(6)
+    compared = fitting = 0
+    for seed in range(2):
+        game = Game.new(variant("pbmserv", schedule=[5, 9, 13]), list("abcd"), seed=seed)
+        while not game.is_over:
+            seat = game.to_move
+            assert seat is not None
+            view = game.view(seat)
+            fits = expert._bids_test(view, tuple(BASIC if s != seat else POLICY
+                                                 for s in range(4)))
+            if fits is not None and view.phase == "play":
+                for other in set(range(4)) - {seat}:
+                    left = game.hands[other]
+                    drawn = fast.draw(rng.getrandbits(64), view.unseen(), left.bit_count(), 10)
+                    for hand in [left, *drawn]:
+                        with_c = fits(other, hand)
+                        with monkeypatch.context() as patch:
+                            patch.setattr(expert, "_fast", None)
+                            assert fits(other, hand) == with_c
+                        compared += 1
+                        fitting += with_c
+            game.apply(bots.create("basic").choose(view))
+    assert compared > 2000 and 0 < fitting < compared
+
+
 def _view_after_a_void() -> tuple[Game, int]:
     rules = variant("standard", schedule=[5], last_hand_no_trump=False)
     game = Game.new(rules, ["a", "b", "c", "d"], deals=[Deal(
@@ -166,8 +225,8 @@ def test_samples_are_uniform_whatever_the_bids(which: str) -> None:
 def test_the_expert_plays_a_whole_game_without_the_accelerator(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # What a user without a C compiler runs: the Python reference everywhere.
-    monkeypatch.setattr(playout, "_fast", None)
-    monkeypatch.setattr(sampling, "_fast", None)
+    for module in (playout, sampling, basic, expert):
+        monkeypatch.setattr(module, "_fast", None)
     game = Game.new(variant("standard", schedule=[3, 2]), ["a", "b", "c"], seed=5)
     bot = bots.create("expert", seed=2, iterations=5)
     while not game.is_over:

@@ -1,10 +1,12 @@
-/* The search bots' inner loops in C: the play-out policies and the deal sampler.
+/* The search bots' inner loops in C: the play-out policies, the deal sampler and the
+ * basic bot's bid estimate.
  *
  * This is an optional accelerator.  Each function does exactly what its Python twin does
  * (play_out, basic_card and estimate_tricks in playout.py, Sampler.sample in
- * sampling.py), card for card; tests/test_bots_fast.py plays both on thousands of deals
- * and compares.  The Python modules use it when it was built and fall back to their own
- * code when not.
+ * sampling.py, basic.py's bid estimate, the replay of a basic bot's cards in expert.py's
+ * _BasicEvidence), card for card; tests/test_bots_fast.py plays both on thousands of
+ * deals and compares.  draw() only draws random hands.  The Python modules use it when
+ * it was built and fall back to their own code when not.
  *
  * Cards are 0..51, suit = card / 13, rank = card % 13; a hand is a 52-bit mask; trump is
  * a suit number or -1 for no trump.
@@ -300,6 +302,132 @@ static double estimate_tricks(uint64_t hand, int trump, int players)
     return total * scale + (fair > 0.0 ? fair : 0.0);
 }
 
+/* -- basic's bid estimate ------------------------------------------------------------------ */
+
+/* basic.py's trick_chances and tricks_distribution, operation for operation (a test
+ * compares the two): the chance each card takes a trick, then the distribution of the
+ * number taken.  Its constants: */
+#define GUARD_SURVIVAL 0.55
+#define LENGTH_DISCOUNT 0.8
+#define RUFF_CHANCE 0.55
+#define SIDE_FLOOR_SCALE 1.1
+
+typedef struct {
+    uint64_t hand, unseen;
+    int cards, players, leads_first;
+    double in_play, shares[4];
+} BidTable;
+
+static double choose(int n, int k) /* Python's comb(); exact for the n (<= 52) met here */
+{
+    unsigned long long c = 1;
+    for (int i = 1; i <= k; i++)
+        c = c * (unsigned long long)(n - k + i) / (unsigned long long)i;
+    return (double)c;
+}
+
+static double binomial_below(int trials, double p, int below)
+{
+    double total = 0.0;
+    int top = below < trials + 1 ? below : trials + 1;
+    for (int k = 0; k < top; k++)
+        total += choose(trials, k) * pow(p, k) * pow(1 - p, trials - k);
+    return total;
+}
+
+static double high_chance(int higher, int guards, double in_play)
+{
+    double total = 0.0;
+    int top = higher < guards ? higher : guards;
+    for (int m = 0; m <= top; m++)
+        total += choose(higher, m) * pow(in_play, m) * pow(1 - in_play, higher - m)
+                 * pow(GUARD_SURVIVAL, m);
+    return total;
+}
+
+static double lead_access(int cards, int players, int leads_first, int rounds)
+{
+    double my_leads = (double)(cards - 1) / players + (leads_first ? 1.0 : 0.0);
+    double other_leads = cards - my_leads;
+    double share = 1 - my_leads / rounds;
+    double missing = (share > 0.0 ? share : 0.0) * pow(0.75, other_leads / rounds);
+    return 1 - (missing < 1.0 ? missing : 1.0);
+}
+
+static double card_chance(const BidTable *t, int card, int position, int length, int trump)
+{
+    int suit = card / 13;
+    uint64_t higher = t->unseen & above(card);
+    double chance = high_chance(popcount(higher), length - position - 1, t->in_play);
+    double share = t->shares[suit];
+    if (suit != trump)
+        chance *= lead_access(t->cards, t->players, t->leads_first, position + 1);
+    if (trump != -1 && suit != trump) {
+        double void_chance = binomial_below(t->cards, share, position + 1);
+        double holds_trump = 1 - pow(1 - t->shares[trump], t->cards);
+        return chance * pow(1 - void_chance * holds_trump, t->players - 1);
+    }
+    if (position < 2)
+        return chance;
+    double run_out = pow(binomial_below(t->cards, share, position + 1), t->players - 1);
+    double long_card = LENGTH_DISCOUNT * run_out;
+    return chance >= long_card ? chance : long_card;
+}
+
+static double calibrated(double p, int is_trump, int players)
+{
+    if (is_trump)
+        return 1 - (1 - p) * (1 - (1 + p) / players);
+    double floor_chance = SIDE_FLOOR_SCALE / (players * players);
+    return floor_chance + (1 - floor_chance) * pow(p, 1.4);
+}
+
+/* Python's round() of half the count: halves go to the even neighbour. */
+static int round_half_even(int halves)
+{
+    int whole = halves / 2;
+    return halves % 2 && whole % 2 ? whole + 1 : whole;
+}
+
+/* Fills dist[0..n] for the n cards of t->hand; returns n. */
+static int bid_distribution(const BidTable *t, int trump, double *dist)
+{
+    double chances[52];
+    int n = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        int mine[13], length = 0;
+        for (int card = 13 * suit + 12; card >= 13 * suit; card--)
+            if (t->hand >> card & 1)
+                mine[length++] = card;
+        double suit_chances[13];
+        for (int i = 0; i < length; i++)
+            suit_chances[i] = card_chance(t, mine[i], i, length, trump);
+        if (suit == trump && t->cards >= 3) { /* low trumps ruff short side suits */
+            int halves = 0;
+            for (int side = 0; side < 4; side++) {
+                int count = side == trump ? 2 : popcount(t->hand & suit_mask(side));
+                halves += count == 0 ? 2 : count == 1 ? 1 : 0;
+            }
+            int ruffs = round_half_even(halves);
+            for (int i = length - (ruffs < length ? ruffs : length); i < length; i++)
+                if (suit_chances[i] < RUFF_CHANCE)
+                    suit_chances[i] = RUFF_CHANCE;
+        }
+        for (int i = 0; i < length; i++)
+            chances[n++] = calibrated(suit_chances[i], suit == trump, t->players);
+    }
+    dist[0] = 1.0;
+    for (int i = 0; i < n; i++) {
+        double p = chances[i];
+        dist[i + 1] = 0.0;
+        for (int k = i; k >= 0; k--) {
+            dist[k + 1] += dist[k] * p;
+            dist[k] = dist[k] * (1 - p);
+        }
+    }
+    return n;
+}
+
 /* -- the sampler -------------------------------------------------------------------------- */
 
 /* splitmix64: small, fast and good enough to shuffle cards. */
@@ -514,11 +642,119 @@ static PyObject *py_sample(PyObject *self, PyObject *args)
     return masks_to_list(hands, n);
 }
 
+PyDoc_STRVAR(bid_distribution_doc,
+             "bid_distribution(hand, unseen, cards, players, leads_first, trump) -> list\n\n"
+             "basic.py's tricks_distribution(trick_chances(...)) for one hand.");
+
+static PyObject *py_bid_distribution(PyObject *self, PyObject *args)
+{
+    BidTable t;
+    unsigned long long hand, unseen;
+    int trump;
+    if (!PyArg_ParseTuple(args, "KKiipi", &hand, &unseen, &t.cards, &t.players,
+                          &t.leads_first, &trump))
+        return NULL;
+    if (t.players < 1 || trump < -1 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "players must be positive and trump -1..3");
+        return NULL;
+    }
+    t.hand = hand;
+    t.unseen = unseen;
+    int unseen_count = popcount(unseen) > 1 ? popcount(unseen) : 1;
+    double in_play = (double)(t.cards * (t.players - 1)) / unseen_count;
+    t.in_play = in_play < 1.0 ? in_play : 1.0;
+    for (int suit = 0; suit < 4; suit++)
+        t.shares[suit] = (double)popcount(unseen & suit_mask(suit)) / unseen_count;
+    double dist[53];
+    int n = bid_distribution(&t, trump, dist);
+    PyObject *list = PyList_New(n + 1);
+    if (list == NULL)
+        return NULL;
+    for (int k = 0; k <= n; k++) {
+        PyObject *item = PyFloat_FromDouble(dist[k]);
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, k, item);
+    }
+    return list;
+}
+
+PyDoc_STRVAR(draw_doc,
+             "draw(seed, cards, want, count) -> list\n\n"
+             "count hands of want cards each, drawn at random from the mask cards.");
+
+#define MAX_DRAWS 1024
+
+static PyObject *py_draw(PyObject *self, PyObject *args)
+{
+    unsigned long long seed, cards;
+    int want, count;
+    if (!PyArg_ParseTuple(args, "KKii", &seed, &cards, &want, &count))
+        return NULL;
+    int pool[64];
+    int n = cards_of(cards, pool);
+    if (want < 0 || want > n || count < 0 || count > MAX_DRAWS) {
+        PyErr_SetString(PyExc_ValueError, "draw: want must be 0..len(cards), count 0..1024");
+        return NULL;
+    }
+    uint64_t state = seed, hands[MAX_DRAWS];
+    for (int i = 0; i < count; i++) {
+        hands[i] = 0;
+        for (int k = 0; k < want; k++) { /* a partial Fisher-Yates shuffle */
+            int j = k + (int)(next_random(&state) % (uint64_t)(n - k));
+            int t = pool[k];
+            pool[k] = pool[j];
+            pool[j] = t;
+            hands[i] |= 1ULL << pool[k];
+        }
+    }
+    return masks_to_list(hands, count);
+}
+
+PyDoc_STRVAR(replays_doc,
+             "replays_basic(hand, plays, trump, last) -> bool\n\n"
+             "Whether basic_card, holding hand besides each play's later cards, plays each\n"
+             "card of plays: int64 records of (later cards, unseen, need, card, trick\n"
+             "length, six trick cards); last is the trick length of a trick's last seat.");
+
+#define REPLAY_FIELDS 11
+
+static PyObject *py_replays_basic(PyObject *self, PyObject *args)
+{
+    unsigned long long hand;
+    Py_buffer plays;
+    int trump, last;
+    if (!PyArg_ParseTuple(args, "Ky*ii", &hand, &plays, &trump, &last))
+        return NULL;
+    const int64_t *record = plays.buf;
+    Py_ssize_t count = plays.len / (Py_ssize_t)(REPLAY_FIELDS * sizeof(int64_t));
+    int fits = plays.len % (Py_ssize_t)(REPLAY_FIELDS * sizeof(int64_t)) == 0;
+    for (Py_ssize_t r = 0; fits && r < count; r++, record += REPLAY_FIELDS) {
+        uint64_t held = hand | (uint64_t)record[0];
+        int len = (int)record[4], trick[MAX_PLAYERS];
+        if (len < 0 || len > 6) {
+            fits = 0;
+            break;
+        }
+        for (int i = 0; i < len; i++)
+            trick[i] = (int)record[5 + i];
+        fits = basic_card(held, (uint64_t)record[1] & ~held, trick, len, trump,
+                          (int)record[2], len == last) == (int)record[3];
+    }
+    PyBuffer_Release(&plays);
+    return PyBool_FromLong(fits);
+}
+
 static PyMethodDef methods[] = {
     {"play_out", py_play_out, METH_VARARGS, play_out_doc},
     {"basic_card", py_basic_card, METH_VARARGS, basic_card_doc},
     {"estimate_tricks", py_estimate_tricks, METH_VARARGS, estimate_doc},
     {"sample", py_sample, METH_VARARGS, sample_doc},
+    {"draw", py_draw, METH_VARARGS, draw_doc},
+    {"replays_basic", py_replays_basic, METH_VARARGS, replays_doc},
+    {"bid_distribution", py_bid_distribution, METH_VARARGS, bid_distribution_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from math import comb
 
+from blackout.bots.playout import _fast
 from blackout.core.actions import (
     BIDS,
     BOARD,
@@ -43,7 +44,7 @@ from blackout.core.game import trick_winner
 from blackout.core.rules import Rules
 from blackout.core.view import View
 
-__all__ = ["BasicBot", "bid_for", "trick_chances", "tricks_distribution"]
+__all__ = ["BasicBot", "bid_distribution", "bid_for", "trick_chances", "tricks_distribution"]
 
 #: Chance a high card survives each higher card it must duck under with a guard.
 GUARD_SURVIVAL = 0.55
@@ -118,23 +119,36 @@ def _lead_access(cards: int, players: int, leads_first: bool, rounds: int) -> fl
 
 
 class _Table:
-    """What the estimate needs to know about the hand being bid."""
+    """What the estimate needs to know about the hand being bid: its cards, the cards
+    its holder had not seen when it bid, the cards dealt each, the players, and whether
+    it leads first."""
 
-    def __init__(self, view: View, hand: int, seat: int) -> None:
+    def __init__(self, hand: int, unseen: int, cards: int, players: int,
+                 leads_first: bool) -> None:
         self.hand = hand
-        self.cards = view.cards_dealt
-        self.players = view.players_count
-        if seat == view.seat:
-            self.unseen = view.unseen() & ~hand
-        else:  # what another seat holding ``hand`` had not seen when it bid
-            turned = 0 if view.turn_up is None else 1 << view.turn_up
-            self.unseen = (1 << 52) - 1 & ~hand & ~turned
-        self.unseen_count = max(1, self.unseen.bit_count())
+        self.unseen = unseen
+        self.cards = cards
+        self.players = players
+        self.leads_first = leads_first
+        self.unseen_count = max(1, unseen.bit_count())
         # Chance a given unseen card sits in an opponent's hand (Potomac leaves cards out).
-        self.in_play = min(1.0, self.cards * (self.players - 1) / self.unseen_count)
-        self.leads_first = _first_leader(view) == seat
+        self.in_play = min(1.0, cards * (players - 1) / self.unseen_count)
         # The share of each suit among the unseen cards.
-        self.shares = [(self.unseen & m).bit_count() / self.unseen_count for m in SUIT_MASKS]
+        self.shares = [(unseen & m).bit_count() / self.unseen_count for m in SUIT_MASKS]
+
+    @classmethod
+    def at_bid(cls, view: View, hand: int, seat: int) -> _Table:
+        """``seat`` holding ``hand`` as it bid in the hand of ``view``."""
+        return cls(hand, _unseen_at_bid(view, hand, seat), view.cards_dealt,
+                   view.players_count, _first_leader(view) == seat)
+
+
+def _unseen_at_bid(view: View, hand: int, seat: int) -> int:
+    if seat == view.seat:
+        return view.unseen() & ~hand
+    # What another seat holding ``hand`` had not seen when it bid.
+    turned = 0 if view.turn_up is None else 1 << view.turn_up
+    return (1 << 52) - 1 & ~hand & ~turned
 
 
 def _first_leader(view: View) -> int:
@@ -153,7 +167,10 @@ def trick_chances(view: View, trump: Suit | None, hand: int | None = None,
     (``None``: no trump); ``seat`` (default: the view's) is whose hand it is (another
     seat's: as it was when that seat bid, before any card was played)."""
     seat = view.seat if seat is None else seat
-    table = _Table(view, view.hand if hand is None else hand, seat)
+    return _chances(_Table.at_bid(view, view.hand if hand is None else hand, seat), trump)
+
+
+def _chances(table: _Table, trump: Suit | None) -> list[float]:
     chances: list[float] = []
     for suit in Suit:
         mine = sorted(cards_in(table.hand & SUIT_MASKS[suit]), reverse=True)
@@ -255,14 +272,15 @@ def choose_bid(view: View) -> tuple[Action, str]:
     if not view.trump_decided:
         return _declarer_game_bid(view)
     chances = trick_chances(view, view.trump)
-    return _best_bid(view, tricks_distribution(chances), declarer=False, chances=chances)
+    dist = bid_distribution(view, view.trump, view.hand, view.seat)
+    return _best_bid(view, dist, declarer=False, chances=chances)
 
 
 def bid_for(view: View, seat: int, hand: int, trump: Suit | None, others: int) -> int:
     """The number bid this bot would make in ``seat`` holding ``hand`` (individual
     scoring, trump known), when the bids before it add up to ``others`` (for the hook):
     how a search player guesses the bids of a seat it takes for a basic bot."""
-    dist = tricks_distribution(trick_chances(view, trump, hand, seat))
+    dist = bid_distribution(view, trump, hand, seat)
     cards = view.cards_dealt
     bids = [BIDS[t] for t in range(cards + 1)]
     if view.rules.hook and seat == view.bidding_order[-1]:
@@ -270,6 +288,18 @@ def bid_for(view: View, seat: int, hand: int, trump: Suit | None, others: int) -
     best = max(_plausible(bids, dist),
                key=lambda b: expected_points(view.rules, cards, b.tricks, dist))
     return best.tricks
+
+
+def bid_distribution(view: View, trump: Suit | None, hand: int, seat: int) -> list[float]:
+    """``tricks_distribution(trick_chances(view, trump, hand, seat))``, from the C
+    accelerator when it is built (the same numbers, see tests/test_bots_fast.py): a
+    search player asks for it thousands of times a decision (:func:`bid_for`), and the
+    bot's own bid takes it from here too, so the two always agree."""
+    if _fast is None:
+        return tricks_distribution(_chances(_Table.at_bid(view, hand, seat), trump))
+    return _fast.bid_distribution(hand, _unseen_at_bid(view, hand, seat), view.cards_dealt,
+                                  view.players_count, _first_leader(view) == seat,
+                                  -1 if trump is None else int(trump))
 
 
 def _best_bid(view: View, dist: list[float], declarer: bool,

@@ -61,6 +61,7 @@ import multiprocessing
 import os
 import random
 import time
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -73,6 +74,7 @@ from blackout.bots.playout import (
     EVERY_TRICK,
     NO_TRUMP,
     POLICY,
+    _fast,
     estimate_tricks,
     goals_for,
     model_card,
@@ -123,6 +125,8 @@ _BID_WINDOW = 3
 # workers' answers (measured: a few milliseconds on a 2-core machine).
 _RESERVE_SHARE = 0.02
 _RESERVE_SECONDS = 0.005
+# The cards a trick can hold before its last (seven players at most).
+_TRICK_SLOTS = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +424,12 @@ class _BasicEvidence:
             seat: [] for seat in self.bids}
         self._bid_fits: dict[tuple[int, int], bool] = {}
         self._record_plays(view, played)
+        # The same plays packed for the C accelerator's replay, one call a hand tried.
+        self._packed = {seat: array("q", [
+            number for from_here, unseen, trick, need, card in plays
+            for number in (from_here, unseen, need, card, len(trick),
+                           *trick, *[0] * (_TRICK_SLOTS - len(trick)))]).tobytes()
+            for seat, plays in self.plays.items()}
 
     def _record_plays(self, view: View, played: list[int]) -> None:
         n = view.players_count
@@ -451,11 +461,15 @@ class _BasicEvidence:
             return True
         view = self.view
         last = view.players_count - 1
-        for from_here, unseen, trick, need, card in self.plays[seat]:
-            held = hand | from_here
-            if model_card(held, unseen & ~held, list(trick), self.trump, need,
-                          len(trick) == last) != card:
+        if _fast is not None:
+            if not _fast.replays_basic(hand, self._packed[seat], self.trump, last):
                 return False
+        else:
+            for from_here, unseen, trick, need, card in self.plays[seat]:
+                held = hand | from_here
+                if model_card(held, unseen & ~held, list(trick), self.trump, need,
+                              len(trick) == last) != card:
+                    return False
         played, before, bid = self.bids[seat]
         full = hand | played
         fits = self._bid_fits.get((seat, full))

@@ -13,7 +13,8 @@ A suit is ``card // 13``; ``trump`` is a suit number or ``-1`` for no trump.
 
 :func:`play_out` and :func:`estimate_tricks` run in C when the optional extension
 ``blackout.bots._fast`` was built (``_fast.c``, the same policy card for card, about
-forty times faster); the Python code here is the reference and the fallback.
+forty times faster); the Python code here is the reference and the fallback.  The
+basic bot's bid estimate and the search's fitting sampler use the same extension.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from blackout.bots.playout import SUIT_MASKS, _fast
 from blackout.core.cards import cards_in
@@ -26,8 +26,10 @@ __all__ = ["Sampler"]
 
 # Deals drawn to satisfy the void constraints before giving up on them.
 _VOID_TRIES = 50
-# Draws of one seat's hand for sample_fitting before keeping one that does not fit.
-_FIT_TRIES = 40
+# Draws of one seat's hand for sample_fitting before keeping one that does not fit
+# (late in a hand one draw in hundreds may fit; in C a draw and its test take a
+# microsecond or two, in Python some twenty).
+_FIT_TRIES = 40 if _fast is None else 200
 
 
 class Sampler:
@@ -75,12 +77,11 @@ class Sampler:
             taken = 0
             every_seat_fits = True
             for seat in self.hidden:
-                pool = list(cards_in(self.unseen & self.allowed[seat] & ~taken))
+                cards = self.unseen & self.allowed[seat] & ~taken
                 want = self.counts[seat]
-                if len(pool) < want or (until is not None and time.monotonic() > until):
+                if cards.bit_count() < want or (until is not None and time.monotonic() > until):
                     break
-                for _ in range(tries):
-                    hand = sum(1 << card for card in rng.sample(pool, want))
+                for hand in _draws(rng, cards, want, tries):
                     if fits(seat, hand):
                         break
                 else:
@@ -130,3 +131,12 @@ class Sampler:
             taken |= hand
             hands[seat] = hand
         return hands
+
+
+def _draws(rng: random.Random, cards: int, want: int, count: int) -> Iterable[int]:
+    """``count`` hands of ``want`` cards drawn from the mask ``cards``: all at once in C,
+    one at a time in Python (where the first few usually do)."""
+    if _fast is not None:
+        return _fast.draw(rng.getrandbits(64), cards, want, count)
+    pool = list(cards_in(cards))
+    return (sum(1 << card for card in rng.sample(pool, want)) for _ in range(count))

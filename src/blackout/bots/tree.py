@@ -162,8 +162,8 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
            timed: bool) -> Callable[[], list[int]]:
     """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``,
     a pool of :data:`POOL_DEALS` deals that pass it, drawn once and used in turn (such a
-    deal is slow to find, so it is reused rather than drawn for every iteration; 16 and
-    128 were measured too, see bench/RESULTS.md).  A ``timed`` search spends at most
+    deal is slow to find, so it is reused rather than drawn for every iteration; 16, 128
+    and 256 were measured too, see bench/RESULTS.md).  A ``timed`` search spends at most
     half its time on the pool."""
     sampler, rng = Sampler(view), search.rng
     if fits is None:
