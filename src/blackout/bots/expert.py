@@ -425,7 +425,7 @@ class _BasicEvidence:
         self._bid_fits: dict[tuple[int, int], bool] = {}
         self._record_plays(view, played)
         # The same plays packed for the C accelerator's replay, one call a hand tried.
-        self._packed = {seat: array("q", [
+        self._packed = {} if _fast is None else {seat: array("q", [
             number for from_here, unseen, trick, need, card in plays
             for number in (from_here, unseen, need, card, len(trick),
                            *trick, *[0] * (_TRICK_SLOTS - len(trick)))]).tobytes()
