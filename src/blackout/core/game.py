@@ -226,7 +226,9 @@ class Game:
         if index < scheduled:
             return self._sizes[index]
         # Tie-break hands run 1, 2, 3... from the end of the schedule (see _size_of_hand).
-        return None if rules.target is not None else (index - scheduled) % self._largest + 1
+        if rules.target is not None:
+            return None
+        return rules.extra_hand_size(self.n, index - scheduled + 1)
 
     def _first_dealer(self) -> int:
         if self.deals and self.deals[0].dealer is not None:
@@ -245,9 +247,7 @@ class Game:
         if index < len(self.deals):
             return self.deals[index].size
         if self._extra_hands:
-            if self.rules.schedule == "constant":
-                return self._largest
-            return (self._extra_hands - 1) % self._largest + 1
+            return self.rules.extra_hand_size(self.n, self._extra_hands)
         if self.rules.schedule == "constant":
             return self._largest
         return self._sizes[index]
@@ -288,7 +288,7 @@ class Game:
         self.declarer: int | None = None
         # Only a one-card hand can be bid blind and then play itself.
         self.blind = rules.blind_first_hand and index == 0 and size == 1
-        start = (dealer + 1) % n if rules.first_bidder == "left_of_dealer" else dealer
+        start = rules.first_bidder_seat(dealer, n)
         self.bidding_order = tuple((start + i) % n for i in range(n))
         self.bids: list[BidAction | None] = [None] * n
         self._bid_time = [0] * n
@@ -580,13 +580,7 @@ class Game:
         self._start_hand(self.hand_index + 1, (self.dealer + 1) % n)
 
     def _schedule_done(self) -> bool:
-        played = len(self.hands_played)
-        rules = self.rules
-        if rules.max_hands is not None and played >= rules.max_hands:
-            return True
-        if rules.target is not None and max(self.scores) >= rules.target:
-            return True
-        return rules.schedule != "constant" and played >= len(self._sizes)
+        return self.rules.schedule_done(self.n, len(self.hands_played), max(self.scores))
 
     def _top_sides(self) -> int:
         """How many sides (players, or teams) share the top score."""

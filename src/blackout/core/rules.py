@@ -122,6 +122,26 @@ class Rules:
             "constant": (top,) * (self.max_hands or 1),
         }[self.schedule]
 
+    def extra_hand_size(self, players: int, extra: int) -> int:
+        """Cards dealt in the ``extra``-th tie-break hand (from 1) after the schedule:
+        the largest hand for a constant schedule, else 1, 2, 3... up to the schedule's
+        largest hand and round again (seed 002: "starting over with the one card hand")."""
+        largest = max(self.hand_sizes(players))
+        return largest if self.schedule == "constant" else (extra - 1) % largest + 1
+
+    def schedule_done(self, players: int, played: int, top_score: int) -> bool:
+        """Whether the scheduled hands are over after ``played`` hands with ``top_score``
+        the highest total (any further hand is a tie-break hand)."""
+        if self.max_hands is not None and played >= self.max_hands:
+            return True
+        if self.target is not None and top_score >= self.target:
+            return True
+        return self.schedule != "constant" and played >= len(self.hand_sizes(players))
+
+    def first_bidder_seat(self, dealer: int, players: int) -> int:
+        """Who bids first in a hand ``dealer`` deals; the others follow clockwise."""
+        return (dealer + 1) % players if self.first_bidder == "left_of_dealer" else dealer
+
     def check_players(self, players: int) -> None:
         """Raise :class:`RulesError` unless this many players can play these rules."""
         if not self.min_players <= players <= self.max_players:
