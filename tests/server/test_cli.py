@@ -234,3 +234,16 @@ def test_a_command_line_move_is_mailed_to_every_player(cli):
         assert text.startswith("Move #1: ann 0 saying: good luck\n")
         assert text.rstrip("\n").endswith(board_text(snap, seat))  # from their own seat
         assert not card_words(text) & hidden_from(snap.game, seat)
+
+
+def test_db_may_come_before_the_command(sqlite_cli):
+    # Issue 19.16: `blackout --db URL show 101` as well as `blackout show 101 --db URL`.
+    add_people(sqlite_cli.db_url, "ann")
+    before = subprocess.run([str(BLACKOUT), "--db", sqlite_cli.db_url, "challenge", "-variant",
+                             "standard", "ann", "bot:random"], env=sqlite_cli.env,
+                            capture_output=True, text=True, timeout=60)
+    assert before.returncode == 0, before.stderr
+    assert "101" in before.stdout
+    shown = subprocess.run([str(BLACKOUT), "--db", sqlite_cli.db_url, "show", "101"],
+                           env=sqlite_cli.env, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and shown.stdout == sqlite_cli.ok("show", "101")

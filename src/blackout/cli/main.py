@@ -44,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Blackout (Oh Hell!) card games: play, keep score, replay, serve.",
     )
     parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--db", dest="global_db", metavar="URL",
+                        help="the server's database, for the server's commands (also "
+                        "accepted after the command)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -60,7 +60,7 @@ def _share_replay(parser: argparse.ArgumentParser) -> None:
                          if isinstance(value, str) and BOARD_AT.fullmatch(value)), None)
         if board_at is None:
             return file_command(args)
-        db = getattr(args, "server_db", None) or getattr(args, "db", None)
+        db = getattr(args, "server_db", None) or getattr(args, "db", None) or _global_db(args)
         return _run_words(["replay", board_at], db=db, comment=None, bot_think=None)
 
     parser.set_defaults(run=run)
@@ -76,8 +76,13 @@ def run_command(args: argparse.Namespace) -> int:
 
         print(help_text(name))
         return 0
-    return _run_words([name, *words], db=options.get("db"), comment=options.get("comment"),
-                      bot_think=_seconds(options.get("bot-think")))
+    return _run_words([name, *words], db=options.get("db") or _global_db(args),
+                      comment=options.get("comment"), bot_think=_seconds(options.get("bot-think")))
+
+
+def _global_db(args: argparse.Namespace) -> str | None:
+    """``blackout --db URL COMMAND``: the database named before the command."""
+    return getattr(args, "global_db", None)
 
 
 def _seconds(text: str | None) -> float | None:
@@ -218,7 +223,7 @@ def _gateway_config(args: argparse.Namespace) -> GatewayConfig:
 def _open_service(args: argparse.Namespace) -> Service:
     from blackout.storage import Database
 
-    return _mailing_service(Database(args.db), args.bot_think)
+    return _mailing_service(Database(args.db or _global_db(args)), args.bot_think)
 
 
 def run_gateway(args: argparse.Namespace) -> int:
