@@ -173,13 +173,13 @@ def test_check_timeouts_from_cron(sqlite_cli):
     try:
         mail = ("--relay-host", "127.0.0.1", "--relay-port", str(relay.port), "--address",
                 "server@test.example", "--bot-think", "0.1")
-        out = cli.ok("check-timeouts", "--remind-after", "0", "--give-up-after", "100", *mail)
+        out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--give-up-after", "100", *mail)
         assert out == ("1 reminded, 0 replaced by a computer player, 0 forfeited; "
                        "0 mail(s) waiting for the relay\n")
         mails = sink.take(5)  # the challenge's board to each player, and ann's reminder
         (reminder,) = [m for m in mails if m["Subject"] == "blackout Board 101 reminder"]
         assert reminder["To"] == "ann@example.org" and reminder["From"] == "server@test.example"
-        out = cli.ok("check-timeouts", "--remind-after", "0", "--give-up-after", "0", *mail)
+        out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--give-up-after", "0.0001", *mail)
         assert out.startswith("0 reminded, 1 replaced by a computer player, 0 forfeited")
         boards = sink.take(3)
         assert {str(m["To"]) for m in boards} == {"bob@example.org", "cy@example.org",
@@ -189,7 +189,7 @@ def test_check_timeouts_from_cron(sqlite_cli):
     finally:
         relay.stop()
     # The relay is away: bob's reminder waits in the outbox for the next run.
-    out = cli.ok("check-timeouts", "--remind-after", "0", "--relay-host", "127.0.0.1",
+    out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--relay-host", "127.0.0.1",
                  "--relay-port", str(free_port()))
     assert out == ("1 reminded, 0 replaced by a computer player, 0 forfeited; "
                    "1 mail(s) waiting for the relay\n")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -212,12 +213,28 @@ def _gateway_config(args: argparse.Namespace) -> GatewayConfig:
 
     if args.bot_think is not None:
         _seconds(str(args.bot_think))  # the same check as on the other commands
+    _check_timing(args)
     return GatewayConfig(
         host=getattr(args, "host", "127.0.0.1"), port=getattr(args, "port", 2525),
         address=args.address, relay_host=args.relay_host, relay_port=args.relay_port,
         remind_after_hours=args.remind_after, give_up_after_hours=args.give_up_after,
         forfeit=args.forfeit, check_every=getattr(args, "check_every", 60.0),
     )
+
+
+def _check_timing(args: argparse.Namespace) -> None:
+    """Times that make sense: a finite positive wait, and the take-over after the reminder
+    (else nobody is ever replaced, or everybody at once)."""
+    limits = [("--remind-after", args.remind_after, "hours"),
+              ("--give-up-after", args.give_up_after, "hours")]
+    if hasattr(args, "check_every"):
+        limits.append(("--check-every", args.check_every, "seconds"))
+    for name, value, unit in limits:
+        if not (math.isfinite(value) and 0 < value <= 100 * 365 * 24):
+            raise UserError(f"{name} needs a positive number of {unit}, not {value:g}")
+    if args.give_up_after < args.remind_after:
+        raise UserError(f"--give-up-after ({args.give_up_after:g} hours) must not be less than "
+                        f"--remind-after ({args.remind_after:g} hours): the reminder comes first")
 
 
 def _open_service(args: argparse.Namespace) -> Service:
