@@ -179,7 +179,8 @@ def test_check_timeouts_from_cron(sqlite_cli):
         mails = sink.take(5)  # the challenge's board to each player, and ann's reminder
         (reminder,) = [m for m in mails if m["Subject"] == "blackout Board 101 reminder"]
         assert reminder["To"] == "ann@example.org" and reminder["From"] == "server@test.example"
-        out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--give-up-after", "0.0001", *mail)
+        out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--give-up-after", "0.0001",
+                     *mail)
         assert out.startswith("0 reminded, 1 replaced by a computer player, 0 forfeited")
         boards = sink.take(3)
         assert {str(m["To"]) for m in boards} == {"bob@example.org", "cy@example.org",

@@ -413,7 +413,7 @@ class Game:
                     self._finish_trick(trick)
                 return
         if type(action) is str:
-            action = parse_action(action)
+            action = parse_action(action, self.rules.pass_bid)
         elif not isinstance(action, Bid | Nil | Board | Play | ChooseTrump):
             raise IllegalAction(f"{action!r} is not a move")
         if self.to_move is None:

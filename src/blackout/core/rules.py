@@ -62,10 +62,12 @@ class Rules:
       is left), ``"spades"``, ``"declarer"`` (highest bidder names it after bidding) or
       ``"none"``; ``last_hand_no_trump`` plays the largest hand of the schedule at no
       trump whatever the trump rule.
-    * Bidding: ``hook`` forbids the last bidder to make the bids total the cards
-      dealt; ``bid_changes`` lets a player change a bid until the next player has
-      bid; ``blind_first_hand`` plays a first hand of one card blind (pbmserv):
-      each seat sees every card but its own, and the trick plays itself.
+    * Bidding: ``pass_bid`` reads the word ``pass`` as a bid of 0 (seed 002; seed 004
+      refuses it: "it is not possible to pass"); ``hook`` forbids the last bidder to
+      make the bids total the cards dealt; ``bid_changes`` lets a player change a bid
+      until the next player has bid; ``blind_first_hand`` plays a first hand of one
+      card blind (pbmserv): each seat sees every card but its own, and the trick plays
+      itself.
     * Scoring: ``scoring`` names the formula; ``team_bid`` is ``"exact"`` or
       ``"at_least"`` for partnership number bids; ``team_bid_cap`` caps a team's total.
     * End: ``target`` (a score that ends the game) and ``max_hands``; ``tiebreak`` is
@@ -84,6 +86,7 @@ class Rules:
     leader: Literal["left_of_dealer", "dealer", "first_bidder"] = "left_of_dealer"
     trump: TrumpRule = "turn_up"
     last_hand_no_trump: bool = False
+    pass_bid: bool = True
     hook: bool = False
     bid_changes: bool = False
     blind_first_hand: bool = False
@@ -231,7 +234,7 @@ def _validate(r: Rules) -> None:
                  f"target must be a score from 1 to {MAX_TARGET}")
     _fail_unless(r.max_hands is None or _int_in(r.max_hands, 1, MAX_HANDS),
                  f"max_hands must be a number from 1 to {MAX_HANDS}")
-    for flag in ("teams", "inorder", "last_hand_no_trump", "hook", "bid_changes",
+    for flag in ("teams", "inorder", "last_hand_no_trump", "pass_bid", "hook", "bid_changes",
                  "blind_first_hand"):
         _fail_unless(isinstance(getattr(r, flag), bool), f"{flag} must be true or false")
     if r.teams:
@@ -271,7 +274,8 @@ PRESETS: dict[str, Rules] = {
     ),
     "potomac": Rules(
         variant="potomac", min_players=2, max_players=10, schedule="down_up", first_dealer="draw",
-        leader="dealer", trump="declarer", hook=True, bid_changes=True, scoring="potomac",
+        leader="dealer", trump="declarer", pass_bid=False, hook=True, bid_changes=True,
+        scoring="potomac",
     ),
 }
 

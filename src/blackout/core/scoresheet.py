@@ -178,7 +178,7 @@ class ScoreSheet:
                 return None
             raise ScoreSheetError("every player must bid")
         try:
-            action = parse_action(str(bid))
+            action = parse_action(str(bid), self.rules.pass_bid)
         except IllegalAction as exc:
             raise ScoreSheetError(str(exc)) from None
         if self.rules.teams:

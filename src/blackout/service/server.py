@@ -325,7 +325,7 @@ class Service:
         def work(session: Session) -> tuple[Outcome, Snapshot]:
             snap, seat = self._player_request(session, board, userid, password)
             try:
-                action = parse_action(text)
+                action = parse_action(text, snap.game.rules.pass_bid)
             except IllegalAction as exc:
                 raise ServiceError(str(exc)) from None
             if seat == snap.game.to_move:
@@ -382,7 +382,7 @@ class Service:
     def _apply(self, session: Session, snap: Snapshot, seat: int, text: str, kind: str,
                comment: str | None) -> None:
         try:
-            action = parse_action(text)
+            action = parse_action(text, snap.game.rules.pass_bid)
             snap.game.apply(action, seat=seat)
         except IllegalAction as exc:
             raise ServiceError(str(exc)) from None
