@@ -248,3 +248,32 @@ def test_db_may_come_before_the_command(sqlite_cli):
     shown = subprocess.run([str(BLACKOUT), "--db", sqlite_cli.db_url, "show", "101"],
                            env=sqlite_cli.env, capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0 and shown.stdout == sqlite_cli.ok("show", "101")
+
+
+def test_lockout_keeps_counting_past_45_failures(cli):
+    # Issue 19.2: the 46th wrong password raised OverflowError (a traceback, the failure
+    # not counted, guessing unlimited from then on).
+    from datetime import datetime
+
+    from sqlalchemy import select
+
+    from blackout.service.accounts import LONGEST_LOCK, lock_after
+    from blackout.storage import Account
+
+    now = datetime(2026, 1, 1)
+    assert lock_after(46, now) == lock_after(10**9, now) == now + LONGEST_LOCK
+    add_people(cli.db_url, "ann")
+    database = Database(cli.db_url)
+    with database.transaction() as session:
+        session.execute(select(Account)).scalar_one().failures = 45
+    try:
+        assert cli.refused("password", "ann", "wrong-pw", "new-pw") == \
+            "Invalid password/userid entered"
+        with database.transaction() as session:
+            account = session.execute(select(Account)).scalar_one()
+            assert account.failures == 46 and account.locked_until is not None
+        # Locked now: even the right password is refused, in one line.
+        assert cli.refused("password", "ann", "ann-pw", "new-pw").startswith(
+            "too many wrong passwords for ann")
+    finally:
+        database.dispose()

@@ -52,5 +52,10 @@ def lock_after(failures: int, now: datetime) -> datetime | None:
     """When an account with this many consecutive failures may try again (None: now)."""
     if failures < FREE_FAILURES:
         return None
-    delay = min(FIRST_LOCK * 2 ** (failures - FREE_FAILURES), LONGEST_LOCK)
-    return now + delay
+    # The lock doubles up to the longest; the exponent is capped first, since 2 ** 40
+    # minutes is past the largest timedelta (an OverflowError that stopped the counting).
+    doublings = min(failures - FREE_FAILURES, _DOUBLINGS_TO_LONGEST)
+    return now + min(FIRST_LOCK * 2 ** doublings, LONGEST_LOCK)
+
+
+_DOUBLINGS_TO_LONGEST = (LONGEST_LOCK // FIRST_LOCK).bit_length()
