@@ -228,7 +228,7 @@ function readOptions(fieldset, options) {
 
 function seatText(seat) {
   if (seat.kind === "open") return "<i>open</i>";
-  if (seat.kind === "bot") return `computer (${escapeHtml(seat.bot ?? "basic")})`;
+  if (seat.kind === "bot") return `${escapeHtml(seat.bot ?? "basic")} bot`;
   return escapeHtml(seat.player);
 }
 
