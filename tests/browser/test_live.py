@@ -140,12 +140,30 @@ def test_reload_comes_back_to_the_same_position(server: str, browser: Browser) -
              page.locator(".trick-card").count())
     assert after == before
 
-    # The hint names one of the legal choices, with a reason.
+    # Cards are named for assistive tools as people say them.
+    for card in my_hand(page):
+        assert page.locator(f'.hand [data-action="{card}"]').get_attribute(
+            "aria-label") == card_name(card)
+    # The last trick, on demand: one card from each player, the winner marked.
+    page.get_by_role("button", name="Last trick").click()
+    dialog = page.locator("#last-dialog")
+    assert dialog.locator(".last-trick li").count() == 3
+    assert dialog.locator(".last-trick li.winning").count() == 1
+    dialog.get_by_role("button", name="Close").click()
+
+    # The hint names one of the legal choices, with a reason, and puts the focus on it;
+    # the keyboard plays it.
     page.get_by_role("button", name="Hint").click()
     notice = page.locator("#notice.hint")
     notice.wait_for()
     assert notice.inner_text().startswith("Hint: play the ")
-    assert page.locator(".hand .card.playable.hinted").count() == 1
+    hinted = page.locator(".hand .card.playable.hinted")
+    assert hinted.count() == 1
+    card = hinted.get_attribute("data-action")
+    assert page.evaluate("document.activeElement.dataset.action") == card
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "c => !document.querySelector(`.hand [data-action='${c}']`)", arg=card)
 
 
 def test_a_stale_second_tab_is_refused_then_brought_up_to_date(server: str,
