@@ -37,14 +37,16 @@ def open_services(url: str) -> Services:
     return Services.open(url=url, bot_pace=0.0, bot_think=0.05, bot_iterations=40, grace=30.0)
 
 
-def postgres_database(base: str) -> Iterator[str]:
-    """A URL of a new, empty PostgreSQL database, dropped afterwards."""
+def postgres_database(base: str, template: str | None = None) -> Iterator[str]:
+    """A URL of a new PostgreSQL database (empty, or a copy of the database at
+    ``template``), dropped afterwards."""
     from sqlalchemy import create_engine, make_url, text
 
     name = f"blackout_web_{uuid.uuid4().hex[:12]}"
     admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    copy = f' TEMPLATE "{make_url(template).database}"' if template else ""
     with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
+        connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     try:
         yield make_url(base).set(database=name).render_as_string(hide_password=False)
     finally:
@@ -139,13 +141,6 @@ class Player:
         self.userid = userid
         self.token = token
         self.http = httpx.Client(base_url=base_url, headers=headers, timeout=WAIT)
-
-    @classmethod
-    def login(cls, base_url: str, userid: str) -> Player:
-        answer = httpx.post(f"{base_url}/api/session",
-                            json={"userid": userid, "password": PASSWORDS[userid]})
-        assert answer.status_code == 200, answer.text
-        return cls(base_url, userid, answer.json()["token"])
 
     def close(self) -> None:
         self.http.close()

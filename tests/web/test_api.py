@@ -4,6 +4,8 @@ preset with people and computer players, and refused requests that change nothin
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -126,3 +128,18 @@ def test_login_lockout_answers_429(server, players):
     assert codes[0] == 401 and codes[-1] == 429
     locked = http.post("/api/session", json={"userid": "cy", "password": PASSWORDS["cy"]})
     assert locked.status_code == 429 and locked.json()["error"] == "locked"
+
+
+def test_every_route_of_the_api_document_is_served(server):
+    """docs/api.md's route table and the OpenAPI of the running server agree."""
+    document = (Path(__file__).parents[2] / "docs" / "api.md").read_text()
+    documented = set(re.findall(r"^\| `(GET|POST|DELETE|WS) (/[^`? ]*)[^`]*`", document, re.M))
+    served = httpx.get(f"{server.url}/openapi.json").json()["paths"]
+    offered = {(method.upper(), path) for path, methods in served.items() for method in methods}
+    assert {route for route in documented if route[0] != "WS"} == offered
+    assert ("WS", "/api/tables/{board}/live") in documented
+    for page in ("/", "/tables/101"):
+        answer = httpx.get(server.url + page)
+        assert answer.status_code == 200 and "text/html" in answer.headers["content-type"]
+    assert httpx.get(f"{server.url}/docs").status_code == 200
+    assert httpx.get(f"{server.url}/static/style.css").status_code == 200

@@ -13,7 +13,7 @@ from schemathesis import GenerationMode
 
 from .play import seat_table
 
-EXAMPLES = 8  # per operation and mode: the suite stays fast; CI runs it on every push
+EXAMPLES = 6  # per operation and mode: the suite stays fast; CI runs it on every push
 POSITIVE, NEGATIVE = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
 
 
@@ -34,8 +34,11 @@ def test_no_generated_request_gets_a_server_error(server, services, players):
     for operation in operations:
         # Logging out with ann's token would end her session for the rest of the test.
         logout = operation.method.upper() == "DELETE" and operation.path == "/api/session"
-        for mode, headers in ((POSITIVE, auth), (POSITIVE, {}), (NEGATIVE, auth)):
-            if not (logout and headers):
+        # Without a session every change is refused at the door (test_api checks that);
+        # the reads answer a spectator, which is worth fuzzing on its own.
+        reads = operation.method.upper() == "GET"
+        for mode, headers in ((POSITIVE, auth), (NEGATIVE, auth), (POSITIVE, {})):
+            if (headers or reads) and not (logout and headers):
                 fuzz(operation, mode, headers, server.url, everything, failures)
     assert not failures, failures[:5]
 

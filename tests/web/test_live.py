@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 import threading
+import time
 from typing import Any
 
 from .live import Watcher
@@ -116,7 +117,7 @@ def test_no_payload_shows_a_hidden_card(server, players):
     games = [("pbmserv", {"schedule": [1, 2]}, ["ann", "bob", "cy", "di"]),
              ("potomac", {"schedule": [2, 1]}, ["ann", "bob", "cy"]),
              ("nullo", {"schedule": [2]}, ["ann", "bob", "cy"])]
-    for round_number, (variant, options, seats) in enumerate(games * 2):
+    for round_number, (variant, options, seats) in enumerate([*games, games[0]]):
         people = {name: players[name] for name in seats}
         board = seat_table(players[seats[0]], people, variant, options, seats)
         watchers = {name: Watcher(server.ws_url, board, token=p.token)
@@ -198,3 +199,30 @@ def check_events(events: list[dict[str, Any]], hands_at) -> None:
                                for cards in hands_at[min(after)].values()), event
         rest = card_strings(event, skip=("card", "cards", "turn_up", "result"))
         assert not rest, (kind, rest)
+
+
+def test_presence_follows_the_players_sockets(server, players):
+    ann, bob = players["ann"], players["bob"]
+    board = seat_table(ann, players, "standard", {"schedule": [2]}, ["ann", "bob"])
+
+    def connected() -> dict[str, bool]:
+        return {seat["player"]: seat["connected"] for seat in bob.table(board)["seats"]}
+
+    assert connected() == {"ann": False, "bob": False}
+    tabs = [Watcher(server.ws_url, board, token=ann.token) for _ in range(2)]
+    for tab in tabs:
+        tab.wait_for_state(0)
+    assert connected() == {"ann": True, "bob": False}
+    tabs[0].close()  # ann still has the other tab open
+    assert wait_until(lambda: connected() == {"ann": True, "bob": False})
+    tabs[1].close()
+    assert wait_until(lambda: connected() == {"ann": False, "bob": False})
+
+
+def wait_until(condition, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True

@@ -12,21 +12,15 @@ from typing import Any
 
 import httpx
 
-from .live import PASSWORDS, Player, ServerProcess, Watcher
+from .live import Player, ServerProcess, Watcher
 from .play import play_out
 
 PLAYED = ("bid", "bid_changed", "trump", "card")
 
 
-def sign_up_everyone(services) -> None:
-    for userid, password in PASSWORDS.items():
-        services.accounts.signup(userid, f"{userid}@example.org", password)
-
-
-def test_a_move_through_one_process_reaches_the_other(db_url, services):
-    sign_up_everyone(services)
+def test_a_move_through_one_process_reaches_the_other(db_url, services, tokens):
     with ServerProcess(db_url) as a, ServerProcess(db_url) as b:
-        ann, bob = Player.login(a.url, "ann"), Player.login(b.url, "bob")
+        ann, bob = Player(a.url, "ann", tokens["ann"]), Player(b.url, "bob", tokens["bob"])
         board = ann.create("standard", ["ann", "bot:basic", "bob", "bot:random"],
                            {"schedule": [2, 3]})
         bob.ok("POST", f"/api/tables/{board}/join", json={})
@@ -62,13 +56,12 @@ def assert_each_seat_played_once_per_trick(logged: list[dict[str, Any]], players
     assert logged[-1]["event"]["type"] == "game_over"
 
 
-def test_kill_9_mid_game_loses_no_acknowledged_move(db_url, services):
-    sign_up_everyone(services)
+def test_kill_9_mid_game_loses_no_acknowledged_move(db_url, services, tokens):
     boards = 3
     with ServerProcess(db_url) as a, ServerProcess(db_url) as b:
         tables = []
         for i in range(boards):
-            ann, bob = Player.login(a.url, "ann"), Player.login(a.url, "bob")
+            ann, bob = Player(a.url, "ann", tokens["ann"]), Player(a.url, "bob", tokens["bob"])
             board = ann.create("standard", ["ann", "bob"], {"schedule": [3, 3]})
             bob.ok("POST", f"/api/tables/{board}/join", json={})
             tables.append(Table(board, {"ann": ann, "bob": bob}, a, b, random.Random(i)))

@@ -30,14 +30,24 @@ THINK_ENV = "BLACKOUT_BOT_THINK"
 GRACE_ENV = "BLACKOUT_GRACE"
 
 
-def create_app(services: Services, *, run_bots: bool = True, poll: float | None = 1.0,
+# Seconds between looks at quiet watched boards for events the bus did not announce: on
+# SQLite the bus is in-process only (a `blackout move` in a terminal is another process);
+# on PostgreSQL LISTEN hears everyone, and the slow look covers a listener reconnecting.
+POLL_SQLITE = 1.0
+POLL_POSTGRES = 10.0
+
+
+def create_app(services: Services, *, run_bots: bool = True, poll: float | None = None,
                close_services: bool = False) -> FastAPI:
     """The web application on ``services``.
 
     ``run_bots``: run the bot runner task (computer players, clocks, grace periods);
-    ``poll``: seconds between looks for events the bus did not announce (None: never);
+    ``poll``: seconds between looks for events the bus did not announce (default by
+    database, see above);
     ``close_services``: close ``services`` when the server stops (the caller's otherwise).
     """
+    if poll is None:
+        poll = POLL_SQLITE if services.db.is_sqlite else POLL_POSTGRES
     hub = Hub(services, poll=poll)
     runner = BotRunner(services) if run_bots else None
 

@@ -88,7 +88,7 @@ class BoardFeed:
 class Hub:
     """Every board watched in this process, woken by the bus or the poll."""
 
-    def __init__(self, services: Services, poll: float | None = 1.0) -> None:
+    def __init__(self, services: Services, poll: float | None) -> None:
         self.services = services
         self.poll = poll
         self.feeds: dict[int, BoardFeed] = {}
