@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser
 
-from .pages import PASSWORD, new_userid, signed_in, signed_up, watch_errors
+from .pages import PASSWORD, new_table, new_userid, signed_in, signed_up, watch_errors
 
 
 def test_sign_up_create_a_private_table_and_invite_a_friend(server: str,
@@ -69,3 +69,15 @@ def test_a_wrong_password_is_a_sentence(server: str, browser: Browser) -> None:
     assert "Traceback" not in notice.inner_text()
     assert notice.inner_text().strip()
     assert page.get_by_text("Signed in as").count() == 0
+
+
+def test_games_in_progress_are_listed_to_watch(server: str, browser: Browser) -> None:
+    host = signed_up(server)
+    board = new_table(signed_in(browser, server, host), "standard",
+                      [host, "bot:basic", "bot:basic"], schedule=[1])
+    page = signed_in(browser, server).new_page()
+    page.goto("/")
+    page.locator(f'#tables a.button[href="/tables/{board}"]').click()
+    page.wait_for_url(f"**/tables/{board}")
+    page.get_by_text("You are watching").wait_for()
+    assert page.locator(".hand [data-action]").count() == 0
