@@ -134,6 +134,11 @@ def check_every_payload(people, watchers, board, rng) -> None:
         event = next(iter(now.values()))["event"]
         hands_at[event] = true_hands(now.values())
         states += [(name, state) for name, state in now.items()]
+        record = next(iter(people.values())).ok("GET", f"/api/tables/{board}/record")
+        if record.get("status") == "active":  # while it runs: the public part only
+            assert "seed" not in record and "deals" not in record
+            unplayed = set().union(*hands_at[event].values())
+            assert not card_strings(record["view"], skip=PAST) & unplayed
         someone = mover(people, board)
         if someone is None:
             break
