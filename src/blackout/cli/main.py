@@ -63,6 +63,8 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "db", "") is None:  # `blackout --db URL serve` as `serve --db URL`
+        args.db = args.global_db
     run = getattr(args, "run", None)
     if run is None:
         parser.print_help()

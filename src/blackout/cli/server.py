@@ -240,7 +240,7 @@ def _check_timing(args: argparse.Namespace) -> None:
 def _open_service(args: argparse.Namespace) -> Service:
     from blackout.storage import Database
 
-    return _mailing_service(Database(args.db or _global_db(args)), args.bot_think)
+    return _mailing_service(Database(args.db), args.bot_think)
 
 
 def run_gateway(args: argparse.Namespace) -> int:
