@@ -369,3 +369,49 @@ def test_score_saves_and_resumes_a_sheet(tmp_path: Path, monkeypatch: pytest.Mon
     code, _, err = run_here(["score", "potomac", "--players", "a,b,c", "--file", str(sheet)],
                             "", monkeypatch, capsys)
     assert code == 2 and "is the sheet of Wei-Hwa, SquashBot, Twonky, TrundleBot" in err
+
+
+def _play_until_prompt(*args: str) -> tuple[subprocess.Popen[bytes], bytes]:
+    """``blackout play`` in its own process group, as a terminal runs it, read up to its
+    first prompt."""
+    import select
+
+    assert BLACKOUT
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
+    play = subprocess.Popen([BLACKOUT, "play", "standard", "--seed", "1", "--bots", "basic",
+                             *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, start_new_session=True)
+    assert play.stdout is not None
+    seen = b""
+    while b"Your bid" not in seen:
+        ready, _, _ = select.select([play.stdout], [], [], 30)
+        assert ready, seen
+        seen += os.read(play.stdout.fileno(), 65536)
+    return play, seen
+
+
+@pytest.mark.parametrize("during_hint", [False, True])
+def test_ctrl_c_ends_play_quietly_with_status_130(during_hint: bool) -> None:
+    # Issue 19.14: Ctrl-C reaches the whole process group, the hint's pool workers too;
+    # they printed "Process ForkPoolWorker-1:" and tracebacks.
+    import signal
+    import time
+
+    play, _ = _play_until_prompt()
+    assert play.stdin is not None
+    if during_hint:
+        play.stdin.write(b"hint\n")
+        play.stdin.flush()
+        time.sleep(0.2)  # the expert is thinking (about a second) in its worker processes
+    os.killpg(play.pid, signal.SIGINT)
+    out, err = play.communicate(timeout=30)
+    assert play.returncode == 130
+    assert err.strip() == b"", err.decode()
+    assert b"Traceback" not in out and b"ForkPoolWorker" not in out
+
+
+def test_ctrl_d_ends_play_with_status_0() -> None:
+    play, _ = _play_until_prompt()
+    out, err = play.communicate(b"", timeout=30)  # the input ends: Ctrl-D at a terminal
+    assert play.returncode == 0, err.decode()
+    assert b"(input ended)" in out and b"Game left unfinished" in out and err == b""
