@@ -159,3 +159,26 @@ def test_long_subjects_and_senders_commit_or_are_refused(mail, service, people, 
     assert refused.value.smtp_code == 550
     with database.transaction() as session:
         assert session.get(Account, "zed") is None
+
+
+def test_a_resent_mail_is_answered_again_not_run_again(mail, service, people):
+    # Issue 19.7: a sender's mail system that resends (after a 451, or a lost 250) must
+    # not make the move twice; the Message-ID names the mail.
+    sink, port, gateway = mail
+    service.challenge(["ann", "bob", "cy", "di"], PBM, seed=2)
+    gateway.deliver()
+    assert len(sink.take(4)) == 4
+    raw = (b"From: ann@example.org\r\nMessage-ID: <once.1@example.org>\r\n"
+           b"Subject: blackout move 101 ann ann-pw 0\r\n\r\n\r\n")
+    assert send_raw(port, "ann@example.org", raw)[0] == 250
+    first = [m for m in sink.take(5) if str(m["Subject"]).startswith("Re:")]
+    assert send_raw(port, "ann@example.org", raw)[0] == 250
+    (again,) = sink.take(1)
+    assert again.get_content() == first[0].get_content()
+    assert "move #1 accepted" in again.get_content()
+    assert len(service.snapshot(101).game.history) == 1
+    # Another mail (another Message-ID) with the same subject is a new command.
+    other = raw.replace(b"once.1", b"once.2")
+    assert send_raw(port, "ann@example.org", other)[0] == 250
+    (refused,) = sink.take(1)
+    assert "Error:" in refused.get_content()

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import hashlib
 import smtplib
 import sys
 import time
@@ -83,22 +85,29 @@ class Gateway:
         raw_subject = " ".join(str(message.get("Subject", "")).split())
         words = _command_words(raw_subject)
         shown = _subject_of(redact(words))
+        topic = _answer_topic(message)
+        answered = None if topic is None else self.service.outbox.posted(topic)
+        if answered is not None:  # the sender's mail system sent it again: answer, not rerun
+            self.service.post([dataclasses.replace(answered, to=sender)])
+            _log(f"{sender}: {shown}: a resent mail, answered again")
+            return
         if not all(ch.isprintable() for ch in raw_subject):
             self._answer_error(sender, shown, message, "the Subject holds a control "
                                "character (such as NUL); write the command as plain text",
-                               words)
+                               words, topic)
             return
         try:
             reply = execute(self.service, words, comment=_comment(message))
         except ValueError as exc:  # CommandError, ServiceError, RulesError
-            self._answer_error(sender, shown, message, str(exc), words)
+            self._answer_error(sender, shown, message, str(exc), words, topic)
             return
-        self.service.post([Notice(sender, _reply_subject(shown), reply.text)])
+        self.service.post([Notice(sender, _reply_subject(shown), reply.text, topic=topic)])
         _log(f"{sender}: {shown}: done")
 
     def _answer_error(self, sender: str, shown: str, original: EmailMessage, error: str,
-                      words: list[str]) -> None:
-        self.service.post([self._error_notice(sender, shown, original, error, words)])
+                      words: list[str], topic: str | None) -> None:
+        notice = self._error_notice(sender, shown, original, error, words)
+        self.service.post([dataclasses.replace(notice, topic=topic)])
         _log(f"{sender}: {shown}: refused: {error}")
 
     def _error_notice(self, sender: str, subject: str, original: EmailMessage, error: str,
@@ -235,6 +244,16 @@ def _sender(message: EmailMessage) -> str:
     raw = next((str(value) for name, value in message.raw_items() if name.lower() == "from"),
                "")
     return parseaddr(" ".join(raw.split()))[1]
+
+
+def _answer_topic(message: EmailMessage) -> str | None:
+    """The outbox topic of the answer to this mail, from its Message-ID (None without
+    one): a mail sent again with the same Message-ID finds its answer there."""
+    message_id = next((" ".join(str(value).split()) for name, value in message.raw_items()
+                       if name.lower() == "message-id"), "")
+    if not message_id:
+        return None
+    return "answer:" + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:56]
 
 
 def _log(text: str) -> None:

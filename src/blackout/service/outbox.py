@@ -92,6 +92,14 @@ class Outbox:
                                    next_attempt_at=now))
         session.flush()
 
+    def posted(self, topic: str) -> Notice | None:
+        """The latest mail written on ``topic`` (kept until purged), to write it again."""
+        with self.db.transaction() as session:
+            row = session.scalars(select(OutboxMail).where(OutboxMail.topic == topic)
+                                  .order_by(OutboxMail.id.desc()).limit(1)).first()
+            return None if row is None else Notice(row.recipient, row.subject, row.body,
+                                                    row.summary, row.topic)
+
     def claim(self, limit: int = CLAIM_LIMIT) -> list[PendingMail]:
         """The rows due now, claimed for one delivery attempt, oldest first."""
         now = self.clock()
