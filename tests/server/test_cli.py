@@ -277,3 +277,21 @@ def test_lockout_keeps_counting_past_45_failures(cli):
             "too many wrong passwords for ann")
     finally:
         database.dispose()
+
+
+def test_future_move_numbers_and_replays_of_finished_games(sqlite_cli):
+    # Issue 19.15: `move ...#7` at move 1 said "stale"; `replay BOARD#N` of a finished game
+    # printed "has ended, scores 0" instead of the position after move N.
+    cli = sqlite_cli
+    add_people(cli.db_url, "ann")
+    cli.ok("challenge", "-variant", "standard", "-schedule=1", "-inorder", "ann", "bot:random")
+    board = cli.ok("show", "101")
+    number = int(re.search(r"move #(\d+)", board).group(1))
+    assert cli.refused("move", "101", "ann", "ann-pw", f"0#{number + 6}") == (
+        f"move #{number + 6} is in the future: board 101 is at move #{number}")
+    while "The game has ended" not in (board := cli.ok("show", "101")):
+        moves = MOVES.search(cli.ok("showas", "101", "ann", "ann-pw")).group(1).split(", ")
+        cli.ok("move", "101", "ann", "ann-pw", moves[0])
+    replayed = cli.ok("replay", "101#1")
+    assert "has ended" not in replayed and "Bids:" in replayed
+    assert "after move #1" in replayed

@@ -139,7 +139,8 @@ class Tables:
         with self.store.write(board) as b:
             seat = self._player_seat(b, userid)
             if expect is not None and expect != b.next_move:
-                raise Stale(f"move #{expect} is stale: board {board} is at move "
+                when = "is in the future" if expect > b.next_move else "is stale"
+                raise Stale(f"move #{expect} {when}: board {board} is at move "
                             f"#{b.next_move}", b.next_move)
             assert b.game is not None
             if seat != b.game.to_move and not b.game.legal_actions(seat):
