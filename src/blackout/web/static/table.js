@@ -311,6 +311,7 @@ class TableScreen {
       this.$("#mine").innerHTML = this.gameOverHtml();
     } else {
       this.$("#felt").innerHTML = this.feltHtml();
+      this.$("#felt").classList.toggle("crowded", t.view.players.length >= 6);
       this.$("#mine").innerHTML = this.actionsHtml() + this.handHtml();
       this.layoutHand();
     }
