@@ -697,11 +697,12 @@ class Game:
 
     # -- records ----------------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        """A JSON-able record of the game (see ``docs/record-format.md``)."""
+    def record(self, public: bool = False) -> dict[str, Any]:
+        """A JSON-able record of the game (see ``docs/record-format.md``); ``public``
+        leaves out the seed and deals, so a running game's record tells no hidden card."""
         from blackout.core.record import make_record
 
-        return make_record(self)
+        return make_record(self, public)
 
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:
