@@ -997,6 +997,27 @@ GET(_moves) {
     return l;
 }
 
+/* Take back the last card played, when it was played by a player (not pbmserv's blind
+ * hand) in the hand still in progress: for search, a play/undo pair instead of a copy. */
+static PyObject *Core_undo(Core *g, PyObject *Py_UNUSED(ignored)) {
+    uint32_t last = g->nmoves ? g->moves[g->nmoves - 1] : 0;
+    if (g->phase != PLAY || g->nplayed == 0 || (last & 0x7FFF) < PLAY_CODE || (last >> 15 & 1)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "only a card played in the hand in progress can be taken back");
+        return NULL;
+    }
+    int seat = (int)(last >> 16), card = g->plays[--g->nplayed];
+    g->nmoves--;
+    g->hands[seat] |= 1ULL << card;
+    if (g->nplayed < g->ntricks * g->n) { /* that card had finished a trick */
+        g->ntricks--;
+        g->tricks_won[g->trick_winner[g->ntricks]]--;
+        g->leader = g->trick_leader[g->ntricks];
+    }
+    g->to_move = seat;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Core_opening_events(Core *g, PyObject *Py_UNUSED(ignored)) {
     return new_ref(g->opening);
 }
@@ -1016,6 +1037,8 @@ static PyMethodDef Core_methods[] = {
     {"apply", (PyCFunction)(void (*)(void))Core_apply, METH_FASTCALL | METH_KEYWORDS,
      "Make a move; return the events it caused."},
     {"copy", (PyCFunction)Core_copy, METH_NOARGS, "An independent copy (for search)."},
+    {"undo", (PyCFunction)Core_undo, METH_NOARGS,
+     "Take back the last card played in the hand in progress (for search)."},
     {"opening_events", (PyCFunction)Core_opening_events, METH_NOARGS,
      "The events that started the game: the first hand's deal."},
     {"_start", (PyCFunction)Core_start, METH_VARARGS, NULL},

@@ -55,11 +55,13 @@ def _reference_apply(game: ReferenceGame, action: Any, seat: int | None) -> Any:
 
 _TRUMP_RULES = ("turn_up", "spades", "declarer", "none")
 _LEADERS = ("left_of_dealer", "dealer", "first_bidder")
-#: (id(rules), players) -> (rules, the engine's encoding of them, hand sizes, largest)
-_CONFIGS: dict[tuple[int, int], tuple[Rules, Any, tuple[int, ...], int]] = {}
+Config = tuple[Any, tuple[int, ...], int, int | None]
+#: (id(rules), players) -> (rules, the engine's encoding of them, hand sizes, largest,
+#: first dealer when no draw decides it)
+_CONFIGS: dict[tuple[int, int], tuple[Rules, Any, tuple[int, ...], int, int | None]] = {}
 
 
-def _config(rules: Rules, n: int) -> tuple[Any, tuple[int, ...], int]:
+def _config(rules: Rules, n: int) -> Config:
     """The rules encoded for the C engine, checked and built once per rules object."""
     hit = _CONFIGS.get((id(rules), n))
     if hit is not None and hit[0] is rules:
@@ -75,8 +77,9 @@ def _config(rules: Rules, n: int) -> tuple[Any, tuple[int, ...], int]:
         rules.team_bid == "at_least", rules.team_bid_cap, rules.target or 0,
         rules.max_hands or 0, TIEBREAKS.index(rules.tiebreak), rules.schedule == "constant",
         largest)
-    _CONFIGS[(id(rules), n)] = (rules, config, sizes, largest)
-    return config, sizes, largest
+    first = None if rules.first_dealer == "draw" else rules.first_dealer % n
+    _CONFIGS[(id(rules), n)] = (rules, config, sizes, largest, first)
+    return config, sizes, largest, first
 
 
 if _engine is not None:
@@ -101,13 +104,23 @@ if _engine is not None:
                      deals: Sequence[Deal] = ()) -> None:
             given = tuple(players)
             n = len(given)
-            config, sizes, largest = _config(rules, n)
+            config, sizes, largest, first = _config(rules, n)
             if len(set(given)) != n:
                 raise ValueError("every player needs a different name")
-            deals = tuple(deals)
-            # The reference's own checks and draw, run on a stand-in for the game.
-            start = SimpleNamespace(rules=rules, n=n, seed=seed, deals=deals, _sizes=sizes,
-                                    _largest=largest, first_dealer_draw=None)
+            if deals or first is None or not rules.inorder:
+                self._start_with_chance(rules, given, seed, tuple(deals), config, sizes,
+                                        largest)
+            else:  # seats as given, a fixed first dealer: nothing to draw
+                self._start(config, given, seed, (), given, None,
+                            f"blackout:{seed}:".encode(), (), first)
+
+        def _start_with_chance(self, rules: Rules, given: tuple[str, ...], seed: int,
+                               deals: tuple[Deal, ...], config: Any,
+                               sizes: tuple[int, ...], largest: int) -> None:
+            """Prearranged deals, shuffled seats or a draw for first dealer: the
+            reference's own checks and draws, run on a stand-in for the game."""
+            start = SimpleNamespace(rules=rules, n=len(given), seed=seed, deals=deals,
+                                    _sizes=sizes, _largest=largest, first_dealer_draw=None)
             start._expected_size = lambda index: ReferenceGame._expected_size(start, index)
             if deals:
                 ReferenceGame._check_deals(start)  # type: ignore[arg-type]
