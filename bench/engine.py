@@ -221,6 +221,36 @@ def bytes_per_game(game_class: type[Game], stage: str, games: int = 500) -> int:
     return round(used / games)
 
 
+def search_costs(pyspiel: Any | None, rounds: int = 7, calls: int = 20_000) -> dict[str, float]:
+    """Microseconds a call of what a search does at every node, halfway through a hand
+    (bids made, 18 cards played): our ``copy()``, our ``apply`` + ``undo`` of one card,
+    and OpenSpiel's ``clone()``; medians of rounds that alternate between them."""
+    rng = random.Random(3)
+    game = FastGame.new(RULES, PLAYERS, seed=5)
+    for _ in range(len(PLAYERS) + 18):
+        game.apply(rng.choice(game.legal_actions()))
+    card = game.legal_actions()[0]
+    timed: dict[str, Any] = {"blackout copy()": game.copy}
+    if COMPILED:
+        def play_and_undo() -> None:
+            game.apply(card)
+            game.undo()
+        timed["blackout apply() + undo()"] = play_and_undo
+    if pyspiel is not None:
+        state = OpenSpiel(pyspiel).deal(rng)
+        for _ in range(len(PLAYERS) + 18):
+            state.apply_action(rng.choice(state.legal_actions()))
+        timed["open_spiel clone()"] = state.clone
+    samples: dict[str, list[float]] = {name: [] for name in timed}
+    for _ in range(rounds):
+        for name, call in timed.items():
+            start = time.perf_counter()
+            for _ in range(calls):
+                call()
+            samples[name].append((time.perf_counter() - start) / calls * 1e6)
+    return {name: round(statistics.median(times), 3) for name, times in samples.items()}
+
+
 def versions(pyspiel: Any | None) -> dict[str, str]:
     out = {
         "python": platform.python_version(),
@@ -272,6 +302,7 @@ def run(hands: int, rounds: int, check: int) -> dict[str, Any]:
         "hands_per_round": hands,
         "rounds": rounds,
         "engines": {name: _summary(runs) for name, runs in samples.items()},
+        "search_us_per_call": search_costs(pyspiel),
         "bytes_per_game": {e.name: {stage: bytes_per_game(e.game, stage)
                                     for stage in ("new", "mid", "over")} for e in ours},
     }
@@ -329,6 +360,8 @@ def report(result: dict[str, Any]) -> str:
     else:
         lines.append("  open_spiel is not installed: measured blackout only "
                      "(pip install -e '.[bench]' to compare)")
+    lines.append("search, us a call halfway through a hand: " + ", ".join(
+        f"{name} {us}" for name, us in result["search_us_per_call"].items()))
     for name, memory in result["bytes_per_game"].items():
         lines.append(f"memory per {name} game object: {memory['new']} bytes new, "
                      f"{memory['mid']} after bids + 6 tricks, {memory['over']} finished")
