@@ -24,10 +24,15 @@ if os.environ.get("BLACKOUT_ENGINE") == "compiled":
         raise RuntimeError("BLACKOUT_ENGINE=compiled but the compiled engine was not built")
     blackout.Game = blackout.core.game.Game = FastGame  # type: ignore[misc]
 
+
 from blackout import Action, Deal, Game, HandResult, IllegalAction
 from blackout.core.cards import RANK_NAMES
 
 SUIT_LETTERS = "CDHS"
+
+
+def pytest_report_header() -> str:
+    return f"blackout engine: {blackout.Game.__module__}.{blackout.Game.__qualname__}"
 
 
 def top_cards(suit: str, size: int) -> list[str]:

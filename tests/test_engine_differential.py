@@ -95,6 +95,7 @@ class Twins:
                      "declarer", "leader", "first_dealer_draw"):
             assert getattr(fast, name) == getattr(ref, name), name
         assert fast.legal_actions() == ref.legal_actions()
+        assert fast.public_view() == ref.public_view()
         for seat in range(ref.n):
             assert fast.legal_actions(seat) == ref.legal_actions(seat), seat
             assert fast.view(seat) == ref.view(seat), seat

@@ -19,7 +19,8 @@ from blackout.core.fast import COMPILED
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The tests of the rules core, the README's example and the documented records.
-CORE_TESTS = ("test_actions.py", "test_cards.py", "test_docs.py", "test_nullo.py",
+CORE_TESTS = ("test_actions.py", "test_cards.py", "test_codec.py", "test_docs.py",
+              "test_events.py", "test_nullo.py",
               "test_partnership.py", "test_pbmserv.py", "test_potomac.py",
               "test_properties.py", "test_readme.py", "test_record.py", "test_rules.py",
               "test_scoresheet.py", "test_smoke.py", "test_standard.py",
@@ -35,4 +36,5 @@ def test_the_core_tests_pass_against_the_compiled_engine() -> None:
          *(str(ROOT / "tests" / name) for name in CORE_TESTS)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "blackout engine: blackout.core.fast.CompiledGame" in run.stdout
     assert " passed" in run.stdout

@@ -31,7 +31,7 @@ enum { TB_EXACT_COIN, TB_EXTRA_HANDS, TB_SHARED };
 
 /* Python objects shared by every game, filled by setup(). */
 static PyObject *CARDS, *PLAYS, *BIDS, *NIL, *BOARD, *TRUMP_CHOICES, *SUITS, *PHASES;
-static PyObject *TrickType, *HandResultType, *IllegalAction, *parse_action, *reference_apply;
+static PyObject *HandResultType, *IllegalAction, *parse_action, *reference_apply;
 static PyObject *coin_choice, *sha512;
 static PyObject *CardPlayedT, *TrickTakenT, *HandScoredT, *GameOverT, *HandDealtT, *BidMadeT,
     *BidChangedT, *TrumpNamedT;
@@ -88,7 +88,7 @@ static Py_ssize_t member_offset(PyObject *type, const char *name) {
  * thousands of events a second and object.__setattr__ per field would dominate.
  * `fields` names the slots in order; the values are stolen references. */
 typedef struct { PyObject *type; Py_ssize_t off[12]; int count; } Maker;
-static Maker mk_card_played, mk_trick_taken, mk_hand_scored, mk_game_over, mk_hand_dealt,
+static Maker mk_card_played, mk_hand_scored, mk_game_over, mk_hand_dealt,
     mk_bid_made, mk_bid_changed, mk_trump_named, mk_hand_result;
 
 static int maker_init(Maker *m, PyObject *type, const char *const *names) {
@@ -640,6 +640,17 @@ static PyObject *trick_cards_tuple(const uint8_t *cards, int n) {
     return t;
 }
 
+/* A finished trick: a TrickTaken named tuple (the event and the game's record of it). */
+static PyObject *make_trick(int leader, const uint8_t *cards, int n, int winner) {
+    PyObject *trick = PyTuple_Type.tp_alloc((PyTypeObject *)TrickTakenT, 3);
+    PyObject *played = trick_cards_tuple(cards, n);
+    if (!trick || !played) { Py_XDECREF(trick); Py_XDECREF(played); return NULL; }
+    PyTuple_SET_ITEM(trick, 0, PyLong_FromLong(leader));
+    PyTuple_SET_ITEM(trick, 1, played);
+    PyTuple_SET_ITEM(trick, 2, PyLong_FromLong(winner));
+    return trick;
+}
+
 static PyObject *finish_trick(Core *g) {
     int n = g->n, leader = g->leader;
     const uint8_t *cards = g->plays + g->ntricks * n;
@@ -649,8 +660,7 @@ static PyObject *finish_trick(Core *g) {
     g->ntricks++;
     g->tricks_won[winner]++;
     g->leader = g->to_move = winner;
-    PyObject *v[3] = {PyLong_FromLong(leader), trick_cards_tuple(cards, n), PyLong_FromLong(winner)};
-    PyObject *taken = one(make(&mk_trick_taken, v));
+    PyObject *taken = one(make_trick(leader, cards, n, winner));
     if (!taken || g->hands[winner]) return taken;
     return join(taken, finish_hand(g));
 }
@@ -973,12 +983,9 @@ GET(tricks) {
     PyObject *l = PyList_New(g->ntricks);
     if (!l) return NULL;
     for (int t = 0; t < g->ntricks; t++) {
-        PyObject *trick = PyTuple_Type.tp_alloc((PyTypeObject *)TrickType, 3);
-        PyObject *cards = trick_cards_tuple(g->plays + t * g->n, g->n);
-        if (!trick || !cards) { Py_XDECREF(trick); Py_XDECREF(cards); Py_DECREF(l); return NULL; }
-        PyTuple_SET_ITEM(trick, 0, PyLong_FromLong(g->trick_leader[t]));
-        PyTuple_SET_ITEM(trick, 1, cards);
-        PyTuple_SET_ITEM(trick, 2, PyLong_FromLong(g->trick_winner[t]));
+        PyObject *trick = make_trick(g->trick_leader[t], g->plays + t * g->n, g->n,
+                                     g->trick_winner[t]);
+        if (!trick) { Py_DECREF(l); return NULL; }
         PyList_SET_ITEM(l, t, trick);
     }
     return l;
@@ -1123,7 +1130,7 @@ static PyObject *setup(PyObject *m, PyObject *d) {
     if (fetch(d, "CARDS", &CARDS) || fetch(d, "PLAYS", &PLAYS) || fetch(d, "BIDS", &BIDS)
         || fetch(d, "NIL", &NIL) || fetch(d, "BOARD", &BOARD)
         || fetch(d, "TRUMP_CHOICES", &TRUMP_CHOICES) || fetch(d, "SUITS", &SUITS)
-        || fetch(d, "PHASES", &PHASES) || fetch(d, "Trick", &TrickType)
+        || fetch(d, "PHASES", &PHASES)
         || fetch(d, "HandResult", &HandResultType) || fetch(d, "IllegalAction", &IllegalAction)
         || fetch(d, "parse_action", &parse_action) || fetch(d, "reference_apply", &reference_apply)
         || fetch(d, "coin_choice", &coin_choice) || fetch(d, "sha512", &sha512)
@@ -1144,7 +1151,6 @@ static PyObject *setup(PyObject *m, PyObject *d) {
         || (trump_suit_off = member_offset(types[4], "suit")) < 0)
         return NULL;
     static const char *const card_played[] = {"seat", "card", "auto", NULL};
-    static const char *const trick_taken[] = {"leader", "cards", "winner", NULL};
     static const char *const hand_scored[] = {"result", NULL};
     static const char *const game_over[] = {"scores", "winners", NULL};
     static const char *const hand_dealt[] = {"hand_number", "cards", "dealer", "turn_up",
@@ -1156,7 +1162,6 @@ static PyObject *setup(PyObject *m, PyObject *d) {
                                               "turn_up", "bids", "tricks", "points", "totals",
                                               "made", "extra", NULL};
     if (maker_init(&mk_card_played, CardPlayedT, card_played)
-        || maker_init(&mk_trick_taken, TrickTakenT, trick_taken)
         || maker_init(&mk_hand_scored, HandScoredT, hand_scored)
         || maker_init(&mk_game_over, GameOverT, game_over)
         || maker_init(&mk_hand_dealt, HandDealtT, hand_dealt)

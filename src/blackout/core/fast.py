@@ -32,7 +32,7 @@ from blackout.core.cards import CARDS, Suit
 from blackout.core.game import BIDDING, CHOOSING_TRUMP, GAME_OVER, PLAYING, Deal, _seeded
 from blackout.core.game import Game as ReferenceGame
 from blackout.core.rules import SCORINGS, TIEBREAKS, Rules
-from blackout.core.view import HandResult, Trick
+from blackout.core.view import HandResult
 
 __all__ = ["COMPILED", "FastGame", "ReferenceGame"]
 
@@ -70,7 +70,7 @@ def _config(rules: Rules, n: int) -> Config:
     sizes = rules.hand_sizes(n)
     largest = max(sizes)
     config = _engine.Config(
-        rules, events.card_played_table(n), sizes, n, rules.teams, rules.hook,
+        rules, events.prebuilt(n).cards, sizes, n, rules.teams, rules.hook,
         rules.bid_changes, rules.blind_first_hand, rules.last_hand_no_trump,
         _TRUMP_RULES.index(rules.trump), rules.first_bidder == "dealer",
         _LEADERS.index(rules.leader), SCORINGS.index(rules.scoring),
@@ -86,7 +86,7 @@ if _engine is not None:
     _engine.setup({
         "CARDS": CARDS, "PLAYS": actions.PLAYS, "BIDS": actions.BIDS, "NIL": actions.NIL,
         "BOARD": actions.BOARD, "TRUMP_CHOICES": actions.TRUMP_CHOICES, "SUITS": tuple(Suit),
-        "PHASES": (BIDDING, CHOOSING_TRUMP, PLAYING, GAME_OVER), "Trick": Trick,
+        "PHASES": (BIDDING, CHOOSING_TRUMP, PLAYING, GAME_OVER),
         "HandResult": HandResult, "IllegalAction": actions.IllegalAction,
         "parse_action": actions.parse_action, "reference_apply": _reference_apply,
         "coin_choice": _coin, "sha512": hashlib.sha512,
