@@ -199,8 +199,12 @@ static void mt_init_genrand(MT *m, uint32_t s) {
     m->mti = 624;
 }
 
+/* init_by_array always starts from init_genrand(19650218): computed once. */
+static MT mt_start;
+
 static void mt_init_by_array(MT *m, const uint32_t *key, int len) {
-    mt_init_genrand(m, 19650218U);
+    if (!mt_start.mti) mt_init_genrand(&mt_start, 19650218U);
+    memcpy(m, &mt_start, sizeof(MT));
     int i = 1, j = 0;
     for (int k = 624 > len ? 624 : len; k; k--) {
         m->mt[i] = (m->mt[i] ^ ((m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) * 1664525U)) + key[j]
@@ -216,31 +220,6 @@ static void mt_init_by_array(MT *m, const uint32_t *key, int len) {
         if (i >= 624) { m->mt[0] = m->mt[623]; i = 1; }
     }
     m->mt[0] = 0x80000000U;
-}
-
-static uint32_t mt_next(MT *m) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t y;
-    if (m->mti >= 624) {
-        int kk;
-        for (kk = 0; kk < 624 - 397; kk++) {
-            y = (m->mt[kk] & 0x80000000U) | (m->mt[kk + 1] & 0x7fffffffU);
-            m->mt[kk] = m->mt[kk + 397] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        for (; kk < 623; kk++) {
-            y = (m->mt[kk] & 0x80000000U) | (m->mt[kk + 1] & 0x7fffffffU);
-            m->mt[kk] = m->mt[kk + (397 - 624)] ^ (y >> 1) ^ mag01[y & 1U];
-        }
-        y = (m->mt[623] & 0x80000000U) | (m->mt[0] & 0x7fffffffU);
-        m->mt[623] = m->mt[396] ^ (y >> 1) ^ mag01[y & 1U];
-        m->mti = 0;
-    }
-    y = m->mt[m->mti++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
 }
 
 /* The deck order of hand `index`: what game._shuffled_deck(_seeded(seed, "hand:i")) gives. */
@@ -276,11 +255,19 @@ static int shuffled_deck(Core *g, int index, int deck[52]) {
     if (words == 0) key[words++] = 0;
     MT m;
     mt_init_by_array(&m, key, words);
-    uint64_t keys[52];
-    for (int c = 0; c < 52; c++) {
-        uint64_t lo = mt_next(&m), hi = mt_next(&m);
-        keys[c] = lo | hi << 32;
+    /* The first 104 outputs need only the first 104 words of the first twist. */
+    uint32_t out[104];
+    for (int kk = 0; kk < 104; kk++) {
+        uint32_t y = (m.mt[kk] & 0x80000000U) | (m.mt[kk + 1] & 0x7fffffffU);
+        y = m.mt[kk + 397] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        y ^= (y >> 11);
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        y ^= (y >> 18);
+        out[kk] = y;
     }
+    uint64_t keys[52];
+    for (int c = 0; c < 52; c++) keys[c] = out[2 * c] | (uint64_t)out[2 * c + 1] << 32;
     /* Stable insertion sort of the card numbers by key, as sorted() does. */
     for (int c = 0; c < 52; c++) {
         int j = c;
