@@ -75,8 +75,8 @@ def replay_record(record: dict[str, Any], events: list[Event] | None = None) -> 
         raise RecordError(f"record is missing or has a bad field: {exc}") from None
     except (RulesError, ValueError) as exc:
         raise RecordError(f"record cannot start a game: {exc}") from None
-    said = events if events is not None else []
-    said += game.opening_events()
+    if events is not None:
+        events += game.opening_events()
     if "seats" in record and record["seats"] != list(game.players):
         raise RecordError("record's seats do not match the seating its seed gives")
     for number, move in enumerate(moves, start=1):
@@ -84,9 +84,11 @@ def replay_record(record: dict[str, Any], events: list[Event] | None = None) -> 
                 and isinstance(move[1], str)):
             raise RecordError(f"move {number} is not [seat, \"move\"]: {move!r}")
         try:
-            said += game.apply(move[1], seat=move[0])
+            happened = game.apply(move[1], seat=move[0])
         except IllegalAction as exc:
             raise RecordError(f"move {number} ({move!r}) is illegal: {exc}") from None
+        if events is not None:
+            events += happened
     if result is not None and (
         not game.is_over
         or result.get("scores") != game.scores
