@@ -10,8 +10,10 @@ instead of silently comparing the reference with itself.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import pickle
 import random
 from typing import Any
 
@@ -227,3 +229,21 @@ def test_undo_takes_back_the_last_card_exactly(preset: str) -> None:
             with pytest.raises(ValueError, match="can be taken back"):
                 game.undo()
     assert undone > 10
+
+
+@needs_compiled
+def test_a_game_pickles_and_deep_copies_as_its_record() -> None:
+    game = FastGame.new(variant("standard"), names(3), seed=4)
+    play(Twins(ReferenceGame.new(variant("standard"), names(3), seed=4), game),
+         random.Random(4), moves=25)
+    for twin in (pickle.loads(pickle.dumps(game)), copy.deepcopy(game)):
+        assert type(twin) is FastGame
+        assert twin.record() == game.record()
+        assert twin.view(0) == game.view(0)
+
+
+@needs_compiled
+def test_a_game_never_started_refuses_to_play() -> None:
+    game = FastGame.__new__(FastGame)
+    with pytest.raises(RuntimeError, match="never started"):
+        game.legal_actions()

@@ -416,7 +416,15 @@ static uint64_t playable(Core *g, int seat) {
     return hand;
 }
 
+/* A Core made by __new__ alone (never started) has no rules to answer from. */
+static int unstarted(Core *g) {
+    if (g->cfg) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "this game was never started: use Game.new");
+    return 1;
+}
+
 static PyObject *Core_legal_actions(Core *g, PyObject *const *args, Py_ssize_t nargs) {
+    if (unstarted(g)) return NULL;
     if (nargs > 1) { PyErr_SetString(PyExc_TypeError, "legal_actions(seat=None)"); return NULL; }
     if (g->to_move < 0) return PyList_New(0);
     int seat = g->to_move;
@@ -752,6 +760,7 @@ static PyObject *refuse(Core *g, PyObject *action, PyObject *seat) {
 }
 
 static PyObject *Core_apply(Core *g, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (unstarted(g)) return NULL;
     PyObject *action = nargs > 0 ? args[0] : NULL, *seat_obj = nargs > 1 ? args[1] : Py_None;
     if (kwnames) {
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
@@ -862,6 +871,7 @@ static PyObject *Core_start(Core *g, PyObject *args) {
 }
 
 static PyObject *Core_copy(Core *g, PyObject *Py_UNUSED(ignored)) {
+    if (unstarted(g)) return NULL;
     PyTypeObject *t = Py_TYPE(g);
     Core *twin = (Core *)t->tp_alloc(t, 0);
     if (!twin) return NULL;
@@ -994,6 +1004,7 @@ GET(_moves) {
 /* Take back the last card played, when it was played by a player (not pbmserv's blind
  * hand) in the hand still in progress: for search, a play/undo pair instead of a copy. */
 static PyObject *Core_undo(Core *g, PyObject *Py_UNUSED(ignored)) {
+    if (unstarted(g)) return NULL;
     uint32_t last = g->nmoves ? g->moves[g->nmoves - 1] : 0;
     if (g->phase != PLAY || g->nplayed == 0 || (last & 0x7FFF) < PLAY_CODE || (last >> 15 & 1)) {
         PyErr_SetString(PyExc_ValueError,
@@ -1013,6 +1024,7 @@ static PyObject *Core_undo(Core *g, PyObject *Py_UNUSED(ignored)) {
 }
 
 static PyObject *Core_opening_events(Core *g, PyObject *Py_UNUSED(ignored)) {
+    if (unstarted(g)) return NULL;
     return new_ref(g->opening);
 }
 

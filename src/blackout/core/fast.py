@@ -134,6 +134,10 @@ if _engine is not None:
             self._start(config, given, seed, deals, tuple(seats), start.first_dealer_draw,
                         f"blackout:{seed}:".encode(), deal_info, first)
 
+        def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+            # Pickled and deep-copied as its record: the seed, deals and moves replay it.
+            return type(self).replay, (self.record(),)
+
         @classmethod
         def replay(cls, record: dict[str, Any]) -> CompiledGame:
             """Rebuild the game a record describes (checked by the reference replay)."""
