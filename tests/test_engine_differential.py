@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from blackout import Deal, IllegalAction, RulesError, variant
@@ -157,12 +157,14 @@ def test_both_engines_play_the_same_random_games(data: st.DataObject, preset: st
     try:
         rules = variant(preset, **data.draw(rules_options(preset)))
     except RulesError:
+        event("options that cannot be played together")
         return
     low = rules.min_players
     players = data.draw(st.integers(low, min(rules.max_players, max(low, 7))))
     try:
         rules.check_players(players)
     except RulesError:
+        event("too many players for the hand sizes")
         return
     deals: list[Deal] = []
     if data.draw(st.booleans()):
@@ -173,6 +175,7 @@ def test_both_engines_play_the_same_random_games(data: st.DataObject, preset: st
     twins = Twins(ReferenceGame.new(rules, names(players), seed=seed, deals=deals),
                   FastGame.new(rules, names(players), seed=seed, deals=deals))
     play_to_the_end(twins, random.Random(seed))
+    event(f"played: {preset}")
 
 
 def _cards(mask: int) -> list[int]:
