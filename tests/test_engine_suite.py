@@ -32,7 +32,8 @@ CORE_TESTS = ("test_actions.py", "test_cards.py", "test_codec.py", "test_docs.py
 def test_the_core_tests_pass_against_the_compiled_engine() -> None:
     env = {**os.environ, "BLACKOUT_ENGINE": "compiled"}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+        # Not quiet: the report header names the engine the child ran against.
+        [sys.executable, "-m", "pytest", "-o", "addopts=", "-p", "no:cacheprovider",
          *(str(ROOT / "tests" / name) for name in CORE_TESTS)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
