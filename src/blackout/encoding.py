@@ -66,10 +66,11 @@ from blackout.core.actions import (
     Nil,
     Play,
 )
+from blackout.core.cards import cards_in
 from blackout.core.rules import Rules
 from blackout.core.view import View
 
-__all__ = ["PHASES", "Encoding"]
+__all__ = ["PHASES", "Encoding", "largest_hand", "position_text"]
 
 #: The phase block's order; "deal" is the adapters' own (chance deals the cards).
 PHASES = ("deal", "bid", "trump", "play", "over")
@@ -220,3 +221,23 @@ class Encoding:
             out[position * 52 + int(card)] = 1.0
             position += 1
         return out
+
+
+def position_text(view: View, dealing: bool = False) -> str:
+    """The position as ``view``'s seat sees it, on one line (observation strings, render)."""
+
+    def cards(mask: int | None) -> str:
+        return "?" if mask is None else " ".join(map(str, cards_in(mask))) or "-"
+
+    parts = [f"p{view.seat}", f"hand {view.hand_number} ({view.cards_dealt} cards)",
+             "dealing" if dealing else str(view.phase), f"dealer p{view.dealer}",
+             "hands " + " | ".join(cards(h) for h in view.hands)]
+    if view.turn_up is not None:
+        parts.append(f"turn-up {view.turn_up}")
+    if view.trump_decided and not dealing:
+        parts.append(f"trump {'NT' if view.trump is None else view.trump}")
+    parts.append("bids " + " ".join("-" if b is None else str(b) for b in view.bids))
+    parts.append("trick " + " ".join(f"p{s}:{c}" for s, c in view.trick))
+    parts.append("won " + " ".join(map(str, view.tricks_won)))
+    parts.append("scores " + " ".join(map(str, view.scores)))
+    return "; ".join(parts)

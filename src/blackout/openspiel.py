@@ -61,7 +61,7 @@ from blackout.core.cards import CARDS, Card, cards_in
 from blackout.core.game import Deal, Game
 from blackout.core.rules import PRESETS, Rules, variant
 from blackout.core.view import View
-from blackout.encoding import Encoding, largest_hand
+from blackout.encoding import Encoding, largest_hand, position_text
 
 __all__ = ["GAME_NAMES", "BlackoutGame", "BlackoutState", "game_name", "rules_of"]
 
@@ -545,25 +545,7 @@ class _Observer:
         if self.perfect_recall:
             return f"p{player}: " + "; ".join(state.information_log(player))
         view, dealing = state.view(player)
-        return _position_text(view, player, dealing)
-
-
-def _position_text(view: View, player: int, dealing: bool) -> str:
-    def cards(mask: int | None) -> str:
-        return "?" if mask is None else " ".join(map(str, cards_in(mask))) or "-"
-
-    parts = [f"p{player}", f"hand {view.hand_number} ({view.cards_dealt} cards)",
-             "dealing" if dealing else str(view.phase), f"dealer p{view.dealer}",
-             "hands " + " | ".join(cards(h) for h in view.hands)]
-    if view.turn_up is not None:
-        parts.append(f"turn-up {view.turn_up}")
-    if view.trump_decided and not dealing:
-        parts.append(f"trump {view.trump or 'NT'}")
-    parts.append("bids " + " ".join("-" if b is None else str(b) for b in view.bids))
-    parts.append("trick " + " ".join(f"p{s}:{c}" for s, c in view.trick))
-    parts.append("won " + " ".join(map(str, view.tricks_won)))
-    parts.append("scores " + " ".join(map(str, view.scores)))
-    return "; ".join(parts)
+        return position_text(view, dealing)
 
 
 def _register() -> None:
