@@ -5,6 +5,7 @@ resampler deals the hidden cards from everything a player cannot see."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -18,7 +19,7 @@ from blackout.openspiel import GAME_NAMES, BlackoutState, game_name, rules_of
 
 # Short games for the bots: one or two small hands each (partnership: hands of 3 cards
 # to 10 points).
-SHORT = {
+SHORT: dict[str, dict[str, Any]] = {
     "pbmserv": {"schedule": "1,2"},
     "standard": {"schedule": "2,1", "players": 3},
     "nullo": {"schedule": "2", "players": 5},
@@ -31,7 +32,7 @@ SHORT = {
 CHI2_999 = {34: 65.25, 6 * 47: 361.0}
 
 
-def random_state(name: str, params: dict, seed: int, decisions: int) -> BlackoutState:
+def random_state(name: str, params: dict[str, Any], seed: int, decisions: int) -> BlackoutState:
     """A state after ``decisions`` random player moves (chance outcomes drawn as well)."""
     game = pyspiel.load_game(name, params)
     state = game.new_initial_state()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from blackout.pettingzoo import BlackoutEnv, env
 # PettingZoo's own card games with action masks.
 pytestmark = pytest.mark.filterwarnings("ignore:Observation:UserWarning")
 
-SHORT = {
+SHORT: dict[str, dict[str, Any]] = {
     "pbmserv": {"schedule": [1, 2]},
     "standard": {"schedule": [1, 2, 3], "players": 3},
     "nullo": {"schedule": [2, 1], "players": 5},
@@ -36,18 +37,18 @@ def test_seed_test(preset: str) -> None:
     seed_test(lambda: env(preset, **SHORT[preset]), num_cycles=100)
 
 
-def play_out(table: BlackoutEnv | object, seed: int) -> dict[str, float]:
+def play_out(table: BlackoutEnv, seed: int) -> dict[str, float]:
     """Random legal play to the end; each agent's rewards added up."""
     rng = random.Random(seed)
     totals: dict[str, float] = {}
-    for agent in table.agent_iter():  # type: ignore[attr-defined]
-        observation, reward, terminated, truncated, _ = table.last()  # type: ignore[attr-defined]
+    for agent in table.agent_iter():
+        observation, reward, terminated, truncated, _ = table.last()
         totals[agent] = totals.get(agent, 0) + reward
         if terminated or truncated:
             action = None
         else:
             action = rng.choice(np.flatnonzero(observation["action_mask"]).tolist())
-        table.step(action)  # type: ignore[attr-defined]
+        table.step(action)
     return totals
 
 

@@ -53,8 +53,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as missing:
+    raise ModuleNotFoundError(f"blackout.openspiel needs `pip install 'blackout[openspiel]'` "
+                              f"(missing: {missing.name})", name=missing.name) from None
 
 from blackout.bots.sampling import Sampler
 from blackout.core.cards import CARDS, Card, cards_in
@@ -246,6 +250,11 @@ class _Table:
         self.blind_cards: list[Card] = []  # pbmserv's blind hand, by seat
         self.over = False
 
+    def receiver(self, position: int, players: int) -> int:
+        """The seat dealt the ``position``-th card (singly, from the dealer's left)."""
+        assert self.dealer is not None
+        return (self.dealer + 1 + position) % players
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         twin = object.__new__(_Table)
         twin.__dict__.update(self.__dict__)
@@ -331,7 +340,7 @@ class BlackoutState(pyspiel.State):
         table.dealt.append(outcome)
         card = CARDS[outcome]
         if position < table.size * n:
-            seat = (table.dealer + 1 + position) % n
+            seat = table.receiver(position, n)
             kind = _OTHERS if self._blind_hand() else _SEAT
             table.log.append((kind, seat, f"p{seat} is dealt {card}"))
         else:
@@ -349,7 +358,7 @@ class BlackoutState(pyspiel.State):
         table, setup = self.table, self.setup
         n = setup.players
         dealt = table.size * n
-        hands = [[table.dealt[k] for k in range(dealt) if (table.dealer + 1 + k) % n == seat]
+        hands = [[table.dealt[k] for k in range(dealt) if table.receiver(k, n) == seat]
                  for seat in range(n)]
         turn_up = table.dealt[dealt] if len(table.dealt) > dealt else None
         if self._blind_hand():
@@ -403,7 +412,7 @@ class BlackoutState(pyspiel.State):
         n = setup.players
         received = [0] * n
         for k, card in enumerate(table.dealt[:table.size * n]):
-            received[(table.dealer + 1 + k) % n] |= 1 << card  # type: ignore[operator]
+            received[table.receiver(k, n)] |= 1 << card
         visible = [(s != player) == self._blind_hand() for s in range(n)]
         view = dataclasses.replace(
             base, hands=tuple(received[s] if visible[s] else None for s in range(n)),
@@ -433,7 +442,7 @@ class BlackoutState(pyspiel.State):
         if dealing:
             counts = [0] * self.setup.players
             for k in range(min(len(table.dealt), table.size * self.setup.players)):
-                counts[(table.dealer + 1 + k) % self.setup.players] += 1
+                counts[table.receiver(k, self.setup.players)] += 1
             unplayed = _deal_partial(view, counts, rng)
         else:
             unplayed = _deal_unseen(view, rng)
@@ -445,7 +454,7 @@ class BlackoutState(pyspiel.State):
         new_cards = {s: sorted(cards_in(fresh[s])) for s in range(n)}
         redealt = []
         for k, card in enumerate(dealt):
-            seat = (table.dealer + 1 + k) % n  # type: ignore[operator]
+            seat = table.receiver(k, n)
             if view.hands[seat] is not None:
                 redealt.append(card)  # a hand the player sees keeps its order
             else:

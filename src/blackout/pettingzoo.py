@@ -31,10 +31,14 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as missing:
+    raise ModuleNotFoundError(f"blackout.pettingzoo needs `pip install 'blackout[pettingzoo]'` "
+                              f"(missing: {missing.name})", name=missing.name) from None
 
 from blackout.core.game import Game
 from blackout.core.rules import PRESETS, variant
