@@ -4,7 +4,10 @@ resampler deals the hidden cards from everything a player cannot see."""
 
 from __future__ import annotations
 
+import doctest
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,6 +18,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from blackout import Deal, Game, variant
 from blackout.core.cards import SUIT_MASKS, mask_of
 from blackout.core.rules import PRESETS, RulesError
+from blackout.encoding import Encoding
 from blackout.openspiel import GAME_NAMES, BlackoutState, game_name, rules_of
 
 # Short games for the bots: one or two small hands each (partnership: hands of 3 cards
@@ -272,3 +276,13 @@ def test_resampler_is_uniform_over_deals_that_respect_voids() -> None:
 def test_bad_rules_are_refused_by_name() -> None:
     with pytest.raises(RulesError):
         rules_of("standard", {"scoring": "golf"})
+
+
+def test_docs_examples_run_and_the_layout_table_matches() -> None:
+    docs = Path(__file__).resolve().parent.parent / "docs" / "adapters.md"
+    result = doctest.testfile(str(docs), module_relative=False,
+                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 10 and result.failed == 0
+    table = docs.read_text().split("## Observation tensor")[1]
+    names = re.findall(r"^\| (\w+) \| ", table, flags=re.MULTILINE)
+    assert names[1:] == [name for name, _ in Encoding(variant("standard"), 4).blocks()]

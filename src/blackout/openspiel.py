@@ -382,8 +382,8 @@ class BlackoutState(pyspiel.State):
     def _log_hand_start(self) -> None:
         table = self.table
         number = 1 if table.game is None else table.game.hand_number
-        self.table.log.append((_ALL, 0, f"hand {number}: {table.size} cards, "
-                                        f"dealer p{table.dealer}"))
+        cards = "1 card" if table.size == 1 else f"{table.size} cards"
+        self.table.log.append((_ALL, 0, f"hand {number}: {cards}, dealer p{table.dealer}"))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
