@@ -286,3 +286,19 @@ def test_docs_examples_run_and_the_layout_table_matches() -> None:
     table = docs.read_text().split("## Observation tensor")[1]
     names = re.findall(r"^\| (\w+) \| ", table, flags=re.MULTILINE)
     assert names[1:] == [name for name, _ in Encoding(variant("standard"), 4).blocks()]
+
+
+def test_public_observers_show_no_hand() -> None:
+    from open_spiel.python.observation import make_observation
+
+    state = random_state("blackout_standard", {"schedule": "4", "players": 3}, seed=2,
+                         decisions=4)
+    game = state.get_game()
+    public = pyspiel.IIGObservationType(perfect_recall=True, public_info=True,
+                                        private_info=pyspiel.PrivateInfoType.NONE)
+    observer = make_observation(game, public)
+    texts = {observer.string_from(state, player) for player in range(3)}
+    assert len({text.split(":", 1)[1] for text in texts}) == 1  # the same for everybody
+    assert all("is dealt" not in text for text in texts)
+    observer.set_from(state, 0)
+    assert not observer.dict["hands"].any()

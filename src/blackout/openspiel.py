@@ -225,8 +225,13 @@ class BlackoutGame(pyspiel.Game):
                          params: dict[str, Any] | None = None) -> _Observer:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return _Observer(self.setup, perfect_recall=recall and iig_obs_type is not None)
+        if iig_obs_type is None:
+            return _Observer(self.setup, perfect_recall=False, private=True)
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("observations of every player's private cards are not offered")
+        return _Observer(self.setup, perfect_recall=iig_obs_type.perfect_recall,
+                         private=private == pyspiel.PrivateInfoType.SINGLE_PLAYER)
 
 
 # -- the state ---------------------------------------------------------------------------
@@ -248,6 +253,8 @@ class _Table:
         self.hand_start = 0  # index in the history where that hand's deal began
         self.log: list[tuple[int, int, str]] = []  # (who sees it, seat, text)
         self.blind_cards: list[Card] = []  # pbmserv's blind hand, by seat
+        # (hand_start, the state then): shared by copies, never changed once made.
+        self.start_cache: tuple[int, BlackoutState] | None = None
         self.over = False
 
     def receiver(self, position: int, players: int) -> int:
@@ -422,10 +429,11 @@ class BlackoutState(pyspiel.State):
             legal_actions=(), blind=self._blind_hand())
         return view, True
 
-    def information_log(self, player: int) -> list[str]:
-        """Every entry of the game's log ``player`` has seen, in order."""
+    def information_log(self, player: int, private: bool = True) -> list[str]:
+        """Every entry of the game's log ``player`` has seen, in order (``private``
+        False: only what every player has seen)."""
         return [text for kind, seat, text in self.table.log
-                if kind == _ALL or (kind == _SEAT) == (seat == player)]
+                if kind == _ALL or (private and (kind == _SEAT) == (seat == player))]
 
     # -- resampling --------------------------------------------------------------------
 
@@ -459,7 +467,19 @@ class BlackoutState(pyspiel.State):
                 redealt.append(card)  # a hand the player sees keeps its order
             else:
                 redealt.append(int(new_cards[seat].pop()))
-        return self._replayed([*history[:start], *redealt, *history[start + len(dealt):]])
+        state = self._at_hand_start()
+        for action in [*redealt, *history[start + len(dealt):]]:
+            state.apply_action(action)
+        return state
+
+    def _at_hand_start(self) -> BlackoutState:
+        """A fresh copy of this game as it stood when the hand in play began to be dealt
+        (replayed once per hand, then kept: search resamples one position many times)."""
+        table = self.table
+        if table.start_cache is None or table.start_cache[0] != table.hand_start:
+            table.start_cache = (table.hand_start,
+                                 self._replayed(self.history()[:table.hand_start]))
+        return table.start_cache[1].clone()
 
     def _replayed(self, actions: list[int]) -> BlackoutState:
         state = self.get_game().new_initial_state()
@@ -526,11 +546,13 @@ def _deal_partial(view: View, counts: list[int], rng: random.Random) -> list[int
 
 
 class _Observer:
-    """OpenSpiel's Python observer: the tensors and strings of one player's view."""
+    """OpenSpiel's Python observer: the tensors and strings of one player's view, or of
+    the public part of it alone (``private`` False: no hand is shown)."""
 
-    def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
+    def __init__(self, setup: _Setup, perfect_recall: bool, private: bool) -> None:
         self.setup = setup
         self.perfect_recall = perfect_recall
+        self.private = private
         encoding = setup.encoding
         blocks = list(encoding.blocks())
         if perfect_recall:
@@ -542,8 +564,14 @@ class _Observer:
             self.dict[name] = self.tensor[at:at + size]
             at += size
 
-    def set_from(self, state: BlackoutState, player: int) -> None:
+    def _view(self, state: BlackoutState, player: int) -> tuple[View, bool]:
         view, dealing = state.view(player)
+        if not self.private:
+            view = dataclasses.replace(view, hands=(None,) * len(view.hands))
+        return view, dealing
+
+    def set_from(self, state: BlackoutState, player: int) -> None:
+        view, dealing = self._view(state, player)
         encoding = self.setup.encoding
         size = encoding.observation_size
         encoding.fill_observation(self.tensor[:size], view, dealing)
@@ -552,9 +580,9 @@ class _Observer:
 
     def string_from(self, state: BlackoutState, player: int) -> str:
         if self.perfect_recall:
-            return f"p{player}: " + "; ".join(state.information_log(player))
-        view, dealing = state.view(player)
-        return position_text(view, dealing)
+            seen = state.information_log(player, private=self.private)
+            return f"p{player}: " + "; ".join(seen)
+        return position_text(*self._view(state, player))
 
 
 def _register() -> None:
