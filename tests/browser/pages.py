@@ -113,10 +113,11 @@ def signed_in(browser: Browser, base: str, userid: str | None = None, *,
     return context
 
 
-def new_table(context: BrowserContext, variant: str, seats: list[str],
-              **options: object) -> int:
+def new_table(context: BrowserContext, variant: str, seats: list[str], *,
+              clock: int | None = None, **options: object) -> int:
     answer = context.request.post("/api/tables", data={
-        "variant": variant, "options": options, "seats": seats, "private": False})
+        "variant": variant, "options": options, "seats": seats, "private": False,
+        "clock": clock})
     assert answer.status == 201, answer.text()
     return int(answer.json()["board"])
 

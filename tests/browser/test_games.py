@@ -73,15 +73,19 @@ def test_a_full_game_by_clicking(server: str, browser: Browser, variant: str) ->
 
 def test_the_hooked_bid_is_shown_disabled_and_explained(server: str, browser: Browser) -> None:
     """Two players, the hook on, and I deal: whatever the computer bids, one bid of mine
-    is forbidden; it is on the page, marked, with the reason, and a click is refused."""
+    is forbidden; it is on the page, marked, with the reason, and a click is refused.
+    The table has a move clock, shown counting down for the player to move."""
     me = signed_up(server)
     context = signed_in(browser, server, me)
     board = new_table(context, "standard", ["bot:basic", me], schedule=[3], hook=True,
-                      first_dealer=1)
+                      first_dealer=1, clock=60)
     page = context.new_page()
     open_table(page, board)
     hooked = page.locator(".bids .bid.hooked")
     hooked.wait_for()
+    # The move clock runs on the plate of the player to move: mine.
+    clock = page.locator('.plate.me [data-clock]')
+    assert re.fullmatch(r"[01]:\d\d", clock.inner_text()), clock.inner_text()
     reason = hooked.get_attribute("title")
     bid = hooked.get_attribute("data-action")
     assert re.fullmatch(rf"the dealer may not bid {bid}: bids would total 3", reason)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import Browser, Page, WebSocket
+from playwright.sync_api import Browser, Page, WebSocket, WebSocketRoute
 
 from .pages import (
     MY_CHOICES,
@@ -140,12 +140,30 @@ def test_reload_comes_back_to_the_same_position(server: str, browser: Browser) -
              page.locator(".trick-card").count())
     assert after == before
 
-    # The hint names one of the legal choices, with a reason.
+    # Cards are named for assistive tools as people say them.
+    for card in my_hand(page):
+        assert page.locator(f'.hand [data-action="{card}"]').get_attribute(
+            "aria-label") == card_name(card)
+    # The last trick, on demand: one card from each player, the winner marked.
+    page.get_by_role("button", name="Last trick").click()
+    dialog = page.locator("#last-dialog")
+    assert dialog.locator(".last-trick li").count() == 3
+    assert dialog.locator(".last-trick li.winning").count() == 1
+    dialog.get_by_role("button", name="Close").click()
+
+    # The hint names one of the legal choices, with a reason, and puts the focus on it;
+    # the keyboard plays it.
     page.get_by_role("button", name="Hint").click()
     notice = page.locator("#notice.hint")
     notice.wait_for()
     assert notice.inner_text().startswith("Hint: play the ")
-    assert page.locator(".hand .card.playable.hinted").count() == 1
+    hinted = page.locator(".hand .card.playable.hinted")
+    assert hinted.count() == 1
+    card = hinted.get_attribute("data-action")
+    assert page.evaluate("document.activeElement.dataset.action") == card
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "c => !document.querySelector(`.hand [data-action='${c}']`)", arg=card)
 
 
 def test_a_stale_second_tab_is_refused_then_brought_up_to_date(server: str,
@@ -174,3 +192,31 @@ def test_a_stale_second_tab_is_refused_then_brought_up_to_date(server: str,
     second.wait_for_function(
         "n => Number(document.querySelector('.table-page').dataset.nextMove) >= n", arg=moved_on)
     assert int(shown(second, "nextMove")) > stale
+
+
+def test_a_dropped_connection_resumes_after_the_last_event(server: str,
+                                                          browser: Browser) -> None:
+    me = signed_up(server)
+    page = signed_in(browser, server, me).new_page()
+    board = new_table(page.context, "nullo", [me, "bot:basic", "bot:basic"], schedule=[3])
+    sockets: list[WebSocketRoute] = []
+
+    def through(ws: WebSocketRoute) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket("**/live*", through)
+    open_table(page, board)
+    page.locator(MY_CHOICES).first.wait_for()
+    assert act_once(page)
+    before = int(shown(page, "event"))
+    sockets[0].close()  # the network drops; the computer players go on moving
+    page.wait_for_function("() => !document.querySelector('#link').hidden")
+    page.wait_for_function("() => document.querySelector('#link').hidden")
+    assert len(sockets) == 2
+    after = int(sockets[1].url.split("after=")[1])
+    assert after >= before  # resumed from the last event it had, not from the start
+    server_state = page.context.request.get(f"/api/tables/{board}").json()
+    page.wait_for_function(
+        "n => Number(document.querySelector('.table-page').dataset.event) >= n",
+        arg=server_state["event"])

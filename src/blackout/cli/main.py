@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "blackout.cli.replay",
     "blackout.cli.arena",
     "blackout.cli.server",
+    "blackout.cli.serve",
 ]
 
 

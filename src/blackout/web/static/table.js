@@ -116,7 +116,7 @@ class TableScreen {
     try {
       this.draw();
     } catch (err) {
-      console.error("could not draw the table", err);
+      console.error("could not draw the table", err, err?.stack);
       this.say("This table could not be shown properly; reloading the page may help.", "error");
     }
   }
@@ -389,7 +389,7 @@ class TableScreen {
     }
     return `<div class="plate ${turn ? "turn" : ""} ${s === this.seat ? "me" : ""} ${team}" data-seat="${s}">
       <div class="name">${escapeHtml(nameOf(v, s))}${s === this.seat ? " (you)" : ""} ${chips.join("")}</div>
-      <div class="stat">${bidStat(v, s)} · took <b>${v.tricks_won[s]}</b></div>
+      <div class="stat"><span>${bidStat(v, s)}</span> <span>took <b>${v.tricks_won[s]}</b></span></div>
       <div class="score">score ${v.scores[s]}${turn ? ` <span class="clock" data-clock></span>` : ""}</div>
     </div>`;
   }
