@@ -90,7 +90,8 @@ def test_terminal_commands_work_without_the_server(tmp_path: Path) -> None:
 
 def test_server_commands_name_the_extra_in_one_line() -> None:
     commands = [["signup", "ann", "ann@example.org", "secret"], ["move", "101", "ann", "pw", "7"],
-                ["show", "101"], ["mail-gateway", "--port", "0"], ["check-timeouts"]]
+                ["show", "101"], ["mail-gateway", "--port", "0"], ["check-timeouts"],
+                ["serve", "--port", "0"]]
     outcome = run_light([(argv, "") for argv in commands])
     for (code, out, err), argv in zip(outcome["results"], commands, strict=True):
         assert code == 2, argv
