@@ -42,8 +42,9 @@ their team's score), 0 until the end.
 **Resampling.**  ``state.resample_from_infostate(player, sampler)`` deals every hand
 the player cannot see afresh from all the cards it cannot see, undealt ones included,
 uniformly among the deals in which no player holds a suit it has shown void in.  (It
-is a Python method: OpenSpiel's C++ algorithms cannot call it, so use the Python
-``open_spiel.python.algorithms.ismcts.ISMCTSBot``.)
+is a Python method, which OpenSpiel's C++ algorithms cannot call: use the Python
+``open_spiel.python.algorithms.ismcts.ISMCTSBot``.  OpenSpiel 2.0.2's C++
+``pyspiel.ISMCTSBot`` crashes on every Python game, its own ``python_kuhn_poker`` too.)
 """
 
 from __future__ import annotations
