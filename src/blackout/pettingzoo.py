@@ -4,8 +4,8 @@
 >>> table = env("standard", players=3, schedule=[1, 2])
 >>> table.reset(seed=7)
 >>> observation, reward, terminated, truncated, info = table.last()
->>> sorted(observation), observation["action_mask"].sum()   # bids 0 and 1
-(['action_mask', 'observation'], np.int64(2))
+>>> sorted(observation), observation["action_mask"].nonzero()[0].tolist()  # bid 0 or 1
+(['action_mask', 'observation'], [52, 53])
 
 ``env(variant, players=None, hand_limit=None, render_mode=None, **options)`` plays the
 whole game of a preset (any rule option as a keyword, as for :func:`blackout.variant`);
