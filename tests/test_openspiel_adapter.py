@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from open_spiel.python.algorithms import ismcts, mcts
 
 from blackout import Deal, Game, variant
@@ -174,19 +176,24 @@ def test_ismcts_and_mcts_play_every_preset_to_the_end(preset: str) -> None:
     assert state.returns() == [float(s) for s in state.table.game.scores]
 
 
-@pytest.mark.parametrize("decisions", [0, 3, 9, 14])
-def test_resample_keeps_what_the_player_knows(decisions: int) -> None:
-    rng = random.Random(decisions)
-    state = random_state("blackout_standard", {"schedule": "5", "players": 3},
-                         seed=decisions, decisions=decisions)
+@settings(max_examples=30, deadline=None)
+@given(preset=st.sampled_from(list(PRESETS)), seed=st.integers(0, 10**6),
+       decisions=st.integers(0, 40))
+def test_resample_keeps_what_the_player_knows(preset: str, seed: int, decisions: int) -> None:
+    """Any position of any preset: a resampled world looks the same to the player (its
+    information state, its legal moves), and nobody holds a suit it showed void in."""
+    state = random_state(game_name(preset), SHORT[preset], seed=seed, decisions=decisions)
+    assume(not state.is_terminal())
     player = state.current_player()
-    view = state.view(player)[0]
-    voids = view.voids()
-    for _ in range(20):
+    players = state.get_game().num_players()
+    rng = random.Random(seed)
+    voids = state.view(player)[0].voids()
+    for _ in range(5):
         world = state.resample_from_infostate(player, rng.random)
         assert world.information_state_string(player) == state.information_state_string(player)
+        assert world.observation_tensor(player) == state.observation_tensor(player)
         assert world.legal_actions() == state.legal_actions()
-        for seat in range(3):
+        for seat in range(players):
             hand = world.view(seat)[0].hand
             assert all(not hand & SUIT_MASKS[suit] for suit in voids[seat])
 
