@@ -41,7 +41,8 @@ except ModuleNotFoundError as missing:
                               f"(missing: {missing.name})", name=missing.name) from None
 
 from blackout.core.game import Game
-from blackout.core.rules import PRESETS, variant
+from blackout.core.rules import PRESETS
+from blackout.core.rules import variant as preset_rules
 from blackout.encoding import Encoding, position_text
 
 __all__ = ["BlackoutEnv", "env", "raw_env"]
@@ -49,16 +50,16 @@ __all__ = ["BlackoutEnv", "env", "raw_env"]
 DEFAULT_PLAYERS = 4
 
 
-def env(variant_name: str = "standard", **kwargs: Any) -> AECEnv:
+def env(variant: str = "standard", **kwargs: Any) -> AECEnv:
     """The environment wrapped as PettingZoo's classic games are (out-of-bounds actions
     and calls out of order are refused)."""
-    wrapped: AECEnv = raw_env(variant_name, **kwargs)
+    wrapped: AECEnv = raw_env(variant, **kwargs)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-def raw_env(variant_name: str = "standard", **kwargs: Any) -> BlackoutEnv:
-    return BlackoutEnv(variant_name, **kwargs)
+def raw_env(variant: str = "standard", **kwargs: Any) -> BlackoutEnv:
+    return BlackoutEnv(variant, **kwargs)
 
 
 class BlackoutEnv(AECEnv):
@@ -67,12 +68,12 @@ class BlackoutEnv(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "blackout_v0",
                 "is_parallelizable": False}
 
-    def __init__(self, variant_name: str = "standard", players: int | None = None,
+    def __init__(self, variant: str = "standard", players: int | None = None,
                  hand_limit: int | None = None, render_mode: str | None = None,
                  **options: Any) -> None:
         super().__init__()
-        self.rules = variant(variant_name, **options)
-        preset = PRESETS[variant_name]
+        self.rules = preset_rules(variant, **options)
+        preset = PRESETS[variant]
         count = players or max(preset.min_players, min(DEFAULT_PLAYERS, preset.max_players))
         self.rules.check_players(count)
         if render_mode not in (None, *self.metadata["render_modes"]):
