@@ -309,3 +309,10 @@ def test_public_observers_show_no_hand() -> None:
     assert all("is dealt" not in text for text in texts)
     observer.set_from(state, 0)
     assert not observer.dict["hands"].any()
+
+
+def test_a_bad_schedule_parameter_is_named() -> None:
+    with pytest.raises(RulesError, match="schedule must be '3,2,1' or a name, not '3,x'"):
+        rules_of("standard", {"schedule": "3,x"})
+    with pytest.raises(RulesError, match="first_dealer must be 'draw' or a seat number"):
+        rules_of("standard", {"first_dealer": "north"})

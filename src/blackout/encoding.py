@@ -70,10 +70,15 @@ from blackout.core.cards import cards_in
 from blackout.core.rules import Rules
 from blackout.core.view import View
 
-__all__ = ["PHASES", "Encoding", "largest_hand", "position_text"]
+__all__ = ["PHASES", "Encoding", "default_players", "largest_hand", "position_text"]
 
 #: The phase block's order; "deal" is the adapters' own (chance deals the cards).
 PHASES = ("deal", "bid", "trump", "play", "over")
+
+
+def default_players(rules: Rules) -> int:
+    """The adapters' table size when none is given: 4, or the nearest the rules allow."""
+    return max(rules.min_players, min(4, rules.max_players))
 
 
 def largest_hand(rules: Rules, players: int) -> int:

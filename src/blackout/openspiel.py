@@ -64,13 +64,12 @@ except ModuleNotFoundError as missing:
 from blackout.bots.sampling import Sampler
 from blackout.core.cards import CARDS, Card, cards_in
 from blackout.core.game import Deal, Game
-from blackout.core.rules import PRESETS, Rules, variant
+from blackout.core.rules import PRESETS, Rules, RulesError, variant
 from blackout.core.view import View
-from blackout.encoding import Encoding, largest_hand, position_text
+from blackout.encoding import Encoding, default_players, largest_hand, position_text
 
 __all__ = ["GAME_NAMES", "BlackoutGame", "BlackoutState", "game_name", "rules_of"]
 
-DEFAULT_PLAYERS = 4
 # Uniform deals tried for a resample before falling back on the bots' sampler, which
 # keeps to the voids by dealing the most constrained seat first (nearly uniform).
 _UNIFORM_TRIES = 2000
@@ -99,10 +98,14 @@ def _parameter_value(name: str, value: Any) -> Any:
 
 
 def _option_value(name: str, value: Any) -> Any:
-    if name == "schedule" and value and value[0].isdigit():
-        return tuple(int(size) for size in value.split(","))
-    if name == "first_dealer":
-        return value if value == "draw" else int(value)
+    try:
+        if name == "schedule" and value and value[0].isdigit():
+            return tuple(int(size) for size in value.split(","))
+        if name == "first_dealer":
+            return value if value == "draw" else int(value)
+    except ValueError:
+        example = "'3,2,1' or a name" if name == "schedule" else "'draw' or a seat number"
+        raise RulesError(f"{name} must be {example}, not {value!r}") from None
     if name in ("max_cards", "target", "max_hands"):
         return value or None
     return value
@@ -116,8 +119,7 @@ def rules_of(preset: str, params: dict[str, Any]) -> Rules:
 
 def _parameter_specification(preset: str) -> dict[str, Any]:
     rules = PRESETS[preset]
-    spec = {"players": max(rules.min_players, min(DEFAULT_PLAYERS, rules.max_players)),
-            "hand_limit": 0}
+    spec = {"players": default_players(rules), "hand_limit": 0}
     spec.update({name: _parameter_value(name, getattr(rules, name)) for name in _OPTIONS})
     return spec
 

@@ -43,11 +43,9 @@ except ModuleNotFoundError as missing:
 from blackout.core.game import Game
 from blackout.core.rules import PRESETS
 from blackout.core.rules import variant as preset_rules
-from blackout.encoding import Encoding, position_text
+from blackout.encoding import Encoding, default_players, position_text
 
 __all__ = ["BlackoutEnv", "env", "raw_env"]
-
-DEFAULT_PLAYERS = 4
 
 
 def env(variant: str = "standard", **kwargs: Any) -> AECEnv:
@@ -73,8 +71,7 @@ class BlackoutEnv(AECEnv):
                  **options: Any) -> None:
         super().__init__()
         self.rules = preset_rules(variant, **options)
-        preset = PRESETS[variant]
-        count = players or max(preset.min_players, min(DEFAULT_PLAYERS, preset.max_players))
+        count = players or default_players(PRESETS[variant])
         self.rules.check_players(count)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
