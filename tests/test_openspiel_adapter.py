@@ -26,11 +26,11 @@ from blackout.openspiel import GAME_NAMES, BlackoutState, game_name, rules_of
 # Short games for the bots: one or two small hands each (partnership: hands of 3 cards
 # to 10 points).
 SHORT: dict[str, dict[str, Any]] = {
-    "pbmserv": {"schedule": "1,2"},
-    "standard": {"schedule": "2,1", "players": 3},
+    "pbmserv": {"schedule": "[1-2]"},
+    "standard": {"schedule": "[2-1]", "players": 3, "hand_limit": 12},
     "nullo": {"schedule": "2", "players": 5},
     "partnership": {"max_cards": 3, "target": 10, "hand_limit": 30},
-    "potomac": {"schedule": "2,1", "players": 3},
+    "potomac": {"schedule": "[2-1]", "players": 3},
 }
 
 
@@ -75,7 +75,7 @@ def test_random_sim_test_on_short_games(preset: str) -> None:
 
 
 def test_parameters_are_rule_options() -> None:
-    game = pyspiel.load_game("blackout_standard", {"players": 3, "schedule": "3,2,1",
+    game = pyspiel.load_game("blackout_standard", {"players": 3, "schedule": "[3-2-1]",
                                                   "hook": True, "target": 0})
     rules = rules_of("standard", game.get_parameters())
     assert rules == variant("standard", schedule=[3, 2, 1], hook=True)
@@ -89,7 +89,7 @@ def test_parameters_are_rule_options() -> None:
 
 
 def test_cards_are_dealt_singly_from_the_dealers_left() -> None:
-    game = pyspiel.load_game("blackout_standard", {"schedule": "2", "first_dealer": "1",
+    game = pyspiel.load_game("blackout_standard", {"schedule": "2", "first_dealer": "seat1",
                                                   "last_hand_no_trump": False})
     state = game.new_initial_state()
     cards = ["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "2H"]  # the last is turned up
@@ -124,7 +124,7 @@ def test_information_state_shows_a_player_only_its_own_cards() -> None:
 
 
 def test_blind_hand_shows_the_others_cards() -> None:
-    state = random_state("blackout_pbmserv", {"schedule": "1,2"}, seed=5, decisions=0)
+    state = random_state("blackout_pbmserv", {"schedule": "[1-2]"}, seed=5, decisions=0)
     player = state.current_player()
     view = state.view(player)[0]
     assert view.hands[player] is None and all(
@@ -161,6 +161,12 @@ def test_ismcts_and_mcts_play_every_preset_to_the_end(preset: str) -> None:
     bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 20, random_state=rng) if p % 2 == 0
             else mcts.MCTSBot(game, 2.0, 20, evaluator, random_state=rng, solve=False)
             for p in range(game.num_players())]
+    # By default the Python ISMCTS resamples with an unseeded sampler: seed it, so that
+    # the test plays the same game every time.
+    worlds = random.Random(7)
+    for bot in bots[::2]:
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(
+            player, worlds.random))
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
@@ -312,7 +318,28 @@ def test_public_observers_show_no_hand() -> None:
 
 
 def test_a_bad_schedule_parameter_is_named() -> None:
-    with pytest.raises(RulesError, match="schedule must be '3,2,1' or a name, not '3,x'"):
-        rules_of("standard", {"schedule": "3,x"})
-    with pytest.raises(RulesError, match="first_dealer must be 'draw' or a seat number"):
+    with pytest.raises(RulesError, match=r"schedule must be '\[3-2-1\]' or a name, not '3-x'"):
+        rules_of("standard", {"schedule": "3-x"})
+    with pytest.raises(RulesError, match="first_dealer must be 'draw' or 'seat0'"):
         rules_of("standard", {"first_dealer": "north"})
+
+
+def test_game_and_state_survive_serialization() -> None:
+    """OpenSpiel's game strings separate parameters with commas: the schedule's sizes are
+    written with dashes, so a game with an explicit schedule loads back from its string."""
+    state = random_state("blackout_potomac", SHORT["potomac"], seed=2, decisions=7)
+    game = state.get_game()
+    assert "schedule=[2-1]" in str(game) and "first_dealer=draw" in str(game)
+    again_game, again = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))
+    assert str(again_game) == str(game)
+    assert again.history() == state.history()
+    assert again.information_state_string(1) == state.information_state_string(1)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_loads_back_from_its_game_string(preset: str) -> None:
+    game = pyspiel.load_game(game_name(preset), {"schedule": "[3-1]", "max_cards": 3})
+    assert str(pyspiel.load_game(str(game))) == str(game)
+    assert str(pyspiel.load_game(game_name(preset))) == str(pyspiel.load_game(
+        str(pyspiel.load_game(game_name(preset)))))

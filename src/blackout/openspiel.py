@@ -5,17 +5,20 @@ Importing this module registers ``blackout_pbmserv``, ``blackout_standard``,
 
     import pyspiel
     import blackout.openspiel  # registers the games
-    game = pyspiel.load_game("blackout_standard", {"players": 3, "schedule": "1,2"})
+    game = pyspiel.load_game("blackout_standard", {"players": 3, "schedule": "[1-2]"})
+    same = pyspiel.load_game("blackout_standard(players=3,schedule=[1-2])")
 
 **Parameters.**  ``players`` (default 4) and every rule option of
 :class:`blackout.Rules` except ``min_players``/``max_players``/``teams``, with the
-preset's values as defaults.  A schedule is a name or a list of hand sizes (``"3,2,1"``),
-``first_dealer`` is ``"draw"`` or a seat number (``"-1"``), and ``0`` means "none" for
-``max_cards``, ``target`` and ``max_hands``.  ``hand_limit`` (default 0, automatic)
-ends the game after that many hands, scored as it stands: OpenSpiel needs a bound on a
-game's length, and tie-break hands (``tiebreak="extra_hands"``) or a target score can
-run on without one.  Automatic is the scheduled hands, plus ``L`` tie-break hands when
-ties are played off, or 100 hands when a target score ends the game.
+preset's values as defaults.  A schedule is a name or hand sizes, ``"[3-2-1]"``, and
+``first_dealer`` is ``"draw"`` or a seat, ``"seat0"`` (``"seat-1"`` counts from the
+end): in OpenSpiel's game strings a comma ends a value and digits alone read as a
+number.  ``0`` means "none" for ``max_cards``, ``target`` and ``max_hands``.
+``hand_limit`` (default 0, automatic) ends the game after that many hands, scored as it
+stands: OpenSpiel needs a bound on a game's length, and tie-break hands
+(``tiebreak="extra_hands"``) or a target score can run on without one.  Automatic is
+the scheduled hands, plus ``L`` tie-break hands when ties are played off, or 100 hands
+when a target score ends the game.
 
 **Chance.**  The whole game is one OpenSpiel game: hand after hand, each card dealt is
 a chance outcome (the card id, uniform over the cards not yet dealt), dealt singly from
@@ -51,6 +54,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -87,24 +91,32 @@ GAME_NAMES = tuple(game_name(p) for p in PRESETS)
 
 
 def _parameter_value(name: str, value: Any) -> Any:
-    """A rule option as an OpenSpiel parameter (ints, floats, strings and bools only)."""
+    """A rule option as an OpenSpiel parameter (ints, floats, strings and bools only).
+
+    OpenSpiel's game strings (``blackout_standard(schedule=[3-2-1],first_dealer=seat0)``)
+    end a value at a comma and read a value of digits as a number, so hand sizes are
+    written ``[3-2-1]`` and a seat number ``seat0``.
+    """
     if name == "schedule":
-        return value if isinstance(value, str) else ",".join(map(str, value))
+        return value if isinstance(value, str) else f"[{'-'.join(map(str, value))}]"
     if name == "first_dealer":
-        return str(value)
+        return value if value == "draw" else f"seat{value}"
     if name in ("max_cards", "target", "max_hands"):
         return value or 0
     return value
 
 
 def _option_value(name: str, value: Any) -> Any:
+    """The rule option of a parameter; in a parameter dict ``"3,2,1"`` and ``"3"`` also do."""
     try:
-        if name == "schedule" and value and value[0].isdigit():
-            return tuple(int(size) for size in value.split(","))
+        if name == "schedule":
+            sizes = value.strip("[]")
+            if sizes[:1].isdigit():
+                return tuple(int(size) for size in re.split(r"[-,]", sizes))
         if name == "first_dealer":
-            return value if value == "draw" else int(value)
+            return value if value == "draw" else int(value.removeprefix("seat"))
     except ValueError:
-        example = "'3,2,1' or a name" if name == "schedule" else "'draw' or a seat number"
+        example = "'[3-2-1]' or a name" if name == "schedule" else "'draw' or 'seat0'"
         raise RulesError(f"{name} must be {example}, not {value!r}") from None
     if name in ("max_cards", "target", "max_hands"):
         return value or None
