@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from .pages import (
     MY_CHOICES,
@@ -27,7 +27,7 @@ GAMES = {
     "pbmserv": (4, {"schedule": [1, 2]}),  # the blind one-card hand, then two cards
     "standard": (3, {"schedule": [1, 2]}),
     "nullo": (3, {"schedule": [2, 1]}),
-    "partnership": (4, {"schedule": [2], "tiebreak": "shared"}),
+    "partnership": (4, {"schedule": [2], "tiebreak": "shared", "first_dealer": -1}),
     "potomac": (3, {"schedule": [2, 1]}),
 }
 
@@ -41,6 +41,7 @@ def test_a_full_game_by_clicking(server: str, browser: Browser, variant: str) ->
     page = context.new_page()
     errors = watch_errors(page)
     open_table(page, board)
+    opening(page, variant)
     refused_card = None
     for _ in range(400):
         if game_over(page):
@@ -69,6 +70,23 @@ def test_a_full_game_by_clicking(server: str, browser: Browser, variant: str) ->
     assert shown(page, "status") == "over"
     assert page.locator(MY_CHOICES).count() == 0
     assert errors == []
+
+
+def opening(page: Page, variant: str) -> None:
+    """What only some presets show, checked on their first hand (seat 0 bids first)."""
+    if variant == "pbmserv":
+        # The blind first hand: the others' cards face up, mine face down.
+        page.locator(".actions.my-turn").wait_for()
+        assert page.locator(".hand.blind .face-down").count() == 1
+        assert page.locator(".hand [data-action]").count() == 0
+        assert page.locator(".mini-hand.shown .mini-card").count() == 3
+    if variant == "partnership":
+        # Nil and board are bids like the numbers; my nil means my partner does not bid.
+        page.locator('.actions.my-turn [data-action="board"]').wait_for()
+        assert page.get_by_role("button", name="bid nil", exact=True).count() == 1
+        assert click_and_wait(page, '.actions.my-turn [data-action="nil"]') == ""
+        page.locator('.plate[data-seat="2"] .skipped').wait_for()
+        assert page.locator('.plate[data-seat="0"] .stat').inner_text().startswith("bid nil")
 
 
 def test_the_hooked_bid_is_shown_disabled_and_explained(server: str, browser: Browser) -> None:

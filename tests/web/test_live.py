@@ -134,6 +134,11 @@ def check_every_payload(people, watchers, board, rng) -> None:
         event = next(iter(now.values()))["event"]
         hands_at[event] = true_hands(now.values())
         states += [(name, state) for name, state in now.items()]
+        record = next(iter(people.values())).ok("GET", f"/api/tables/{board}/record")
+        if record.get("status") == "active":  # while it runs: the public part only
+            assert "seed" not in record and "deals" not in record
+            unplayed = set().union(*hands_at[event].values())
+            assert not card_strings(record["view"], skip=PAST) & unplayed
         someone = mover(people, board)
         if someone is None:
             break
@@ -210,8 +215,9 @@ def test_presence_follows_the_players_sockets(server, players):
 
     assert connected() == {"ann": False, "bob": False}
     tabs = [Watcher(server.ws_url, board, token=ann.token) for _ in range(2)]
-    for tab in tabs:
-        tab.wait_for_state(0)
+    for tab in tabs:  # the first state already shows ann at the table
+        first = tab.wait_for_state(0)
+        assert {s["player"]: s["connected"] for s in first["seats"]}["ann"] is True
     assert connected() == {"ann": True, "bob": False}
     tabs[0].close()  # ann still has the other tab open
     assert wait_until(lambda: connected() == {"ann": True, "bob": False})
@@ -226,3 +232,11 @@ def wait_until(condition, timeout: float = 10.0) -> bool:
             return False
         time.sleep(0.02)
     return True
+
+
+def test_a_missing_board_is_one_error_message_and_a_close(server):
+    watcher = Watcher(server.ws_url, 424242)
+    assert wait_until(lambda: watcher.closed)
+    assert [m["type"] for m in watcher.messages] == ["error"]
+    assert watcher.messages[0]["error"] == "not_found"
+    assert watcher.socket.close_code == 4404

@@ -189,14 +189,15 @@ async def live(websocket: WebSocket, board: int,
     userid = await _userid(services, token or websocket.cookies.get(COOKIE))
     dirty = asyncio.Event()
     feed = hub.watch(board, dirty)  # before the first read: no commit falls in between
+    await hub.arrive(board, userid)  # so the first state already shows the player here
     try:
         state = await to_thread.run_sync(services.queries.table, board, userid)
     except errors.ServiceError as exc:
         hub.unwatch(feed, dirty)
+        await hub.depart(board, userid)
         status, body = service_refusal(exc)
         await _send_error(websocket, CLOSE_CODES.get(status, 4400), body)
         return
-    await hub.arrive(board, userid)
     sender = asyncio.create_task(_send_forever(websocket, feed, dirty, userid, after, state))
     listener = asyncio.create_task(_until_closed(websocket))
     try:

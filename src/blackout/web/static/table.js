@@ -357,9 +357,13 @@ class TableScreen {
       : (v.trick ?? []);
     const winner = trick ? trick.winner : v.winning;
     const tag = trick ? "takes it" : "winning";
+    // Only a card that was not on the table at the last drawing slides in.
+    const before = this.onTable ?? new Set();
+    this.onTable = new Set(plays.map((p) => p.card));
     const cards = plays.map(({ seat, card }) => {
       const wins = seat === winner;
-      return `<div class="trick-card ${wins ? "winning" : ""}" style="${placeAt((seat - bottom + n) % n, n, "trick")}"
+      const fresh = before.has(card) ? "" : "arrive";
+      return `<div class="trick-card ${wins ? "winning" : ""} ${fresh}" style="${placeAt((seat - bottom + n) % n, n, "trick")}"
         role="img" aria-label="${escapeHtml(nameOf(v, seat))}: ${cardName(card)}${wins ? `, ${tag}` : ""}">
         ${cardFace(card)}${wins ? `<span class="tag">${tag}</span>` : ""}</div>`;
     });
