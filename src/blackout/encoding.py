@@ -170,6 +170,8 @@ class Encoding:
         """Write the observation of ``view`` into ``out`` (zeroed first)."""
         out.fill(0.0)
         n, top, me = self.players, self.largest, view.seat
+        if me is None:
+            raise ValueError("an observation is one seat's view, not the public view")
         offsets = self.offsets
 
         def rel(seat: int) -> int:
