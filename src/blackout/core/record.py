@@ -16,6 +16,7 @@ from blackout.core.codec import action_to_json, result_to_json, rules_from_json,
 from blackout.core.rules import RulesError
 
 if TYPE_CHECKING:
+    from blackout.core.events import Event
     from blackout.core.game import Game
 
 __all__ = ["FORMAT", "VERSION", "RecordError", "make_record", "replay_record"]
@@ -48,7 +49,9 @@ def make_record(game: Game, public: bool = False) -> dict[str, Any]:
     return record
 
 
-def replay_record(record: dict[str, Any]) -> Game:
+def replay_record(record: dict[str, Any], events: list[Event] | None = None) -> Game:
+    """Rebuild the game a record describes, checking every move; given a list,
+    ``events`` receives the game's events in order, the opening deal first."""
     from blackout.core.game import Deal, Game
 
     if not isinstance(record, dict) or record.get("format") != FORMAT:
@@ -72,6 +75,8 @@ def replay_record(record: dict[str, Any]) -> Game:
         raise RecordError(f"record is missing or has a bad field: {exc}") from None
     except (RulesError, ValueError) as exc:
         raise RecordError(f"record cannot start a game: {exc}") from None
+    if events is not None:
+        events += game.opening_events()
     if "seats" in record and record["seats"] != list(game.players):
         raise RecordError("record's seats do not match the seating its seed gives")
     for number, move in enumerate(moves, start=1):
@@ -79,9 +84,11 @@ def replay_record(record: dict[str, Any]) -> Game:
                 and isinstance(move[1], str)):
             raise RecordError(f"move {number} is not [seat, \"move\"]: {move!r}")
         try:
-            game.apply(move[1], seat=move[0])
+            happened = game.apply(move[1], seat=move[0])
         except IllegalAction as exc:
             raise RecordError(f"move {number} ({move!r}) is illegal: {exc}") from None
+        if events is not None:
+            events += happened
     if result is not None and (
         not game.is_over
         or result.get("scores") != game.scores

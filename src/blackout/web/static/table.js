@@ -285,7 +285,11 @@ class TableScreen {
 
   draw() {
     const t = this.shown;
-    const focused = document.activeElement?.dataset?.action;
+    // Redrawing replaces the elements: keep the keyboard's place on the same action.
+    const active = document.activeElement;
+    const focusKey = active?.dataset?.action !== undefined
+      ? `[data-action="${CSS.escape(active.dataset.action)}"]`
+      : active?.dataset?.command ? `[data-command="${CSS.escape(active.dataset.command)}"]` : null;
     // What the screen shows, for anyone (a test, an assistive tool) that waits on it.
     Object.assign(this.$(".table-page").dataset, {
       event: t.event, nextMove: t.next_move, status: t.status, phase: t.view?.phase ?? "",
@@ -307,11 +311,12 @@ class TableScreen {
       this.$("#mine").innerHTML = this.gameOverHtml();
     } else {
       this.$("#felt").innerHTML = this.feltHtml();
+      this.$("#felt").classList.toggle("crowded", t.view.players.length >= 6);
       this.$("#mine").innerHTML = this.actionsHtml() + this.handHtml();
       this.layoutHand();
     }
     this.tickClock();
-    if (focused) this.root.querySelector(`[data-action="${CSS.escape(focused)}"]`)?.focus();
+    if (focusKey && !this.root.contains(active)) this.root.querySelector(focusKey)?.focus();
   }
 
   waitingHtml() {
@@ -581,7 +586,7 @@ function placeAt(r, n, which) {
 }
 
 /** "bot:basic-2" -> "basic bot 2": computer players by what they are. */
-export function displayName(player) {
+function displayName(player) {
   const bot = /^bot:([a-z]+)(?:-(\d+))?$/.exec(player ?? "");
   return bot ? `${bot[1]} bot${bot[2] ? ` ${bot[2]}` : ""}` : (player ?? "");
 }
