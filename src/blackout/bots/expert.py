@@ -100,6 +100,7 @@ from blackout.core.actions import (
     Play,
 )
 from blackout.core.cards import Suit
+from blackout.core.procedure import declarer_seat, first_leader, hooked_bid
 from blackout.core.view import View
 
 __all__ = ["ExpertBot"]
@@ -114,6 +115,10 @@ OTHERS = ("auto", "policy", "basic")
 #: bot: costing a rival points pays only when the bot can foresee the rival's play
 #: (measured in bench/RESULTS.md; otherwise it plays for its own score, ``RIVALRY``).
 PREDICTED_RIVALRY = 0.5
+#: The last tricks of every simulated hand solved exactly, every card of the sampled deal
+#: seen, instead of played out by the policy (individual scoring; measured in
+#: bench/RESULTS.md, "Eighth session").
+ENDGAME = 0
 #: Bids and cards (with a choice of two or more) a player must have been seen to make
 #: as the basic bot would have with its cards, and none otherwise, before ``auto``
 #: expects it to go on doing so.
@@ -156,9 +161,13 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, think: float = 1.0,
                  iterations: int | None = None, workers: int | None = None,
-                 rivalry: float | None = None, others: str = "auto") -> None:
+                 rivalry: float | None = None, others: str = "auto",
+                 endgame: int = ENDGAME) -> None:
         if rivalry is not None and not 0 <= rivalry <= 1:
             raise ValueError("rivalry must be between 0 and 1")
+        if not 0 <= endgame <= 13:
+            raise ValueError("endgame must be 0 to 13 tricks")
+        self.endgame = endgame
         if others not in OTHERS:
             raise ValueError(f"others must be one of {', '.join(OTHERS)}")
         self.others = others
@@ -217,11 +226,12 @@ class ExpertBot:
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
-                     rivalry, models, fits) for k, share in self._shares(len(candidates))]
+                     rivalry, models, fits, self.endgame)
+                    for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
-                     share, self.exploration, rivalry, models, fits)
+                     share, self.exploration, rivalry, models, fits, self.endgame)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):
@@ -508,11 +518,7 @@ def _begin(view: View, models: tuple[int, ...], hands: list[int], action: Action
 
 
 def _first_leader(view: View) -> int:
-    if view.rules.leader == "dealer":
-        return view.dealer
-    if view.rules.leader == "first_bidder":
-        return view.bidding_order[0]
-    return (view.dealer + 1) % view.players_count
+    return first_leader(view.rules, view.dealer, view.bidding_order, view.players_count)
 
 
 def _guess_bid(view: View, seat: int, hand: int, trump: int | None,
@@ -527,21 +533,15 @@ def _guess_bid(view: View, seat: int, hand: int, trump: int | None,
             return None  # skipped: the partner bid nil or board
         return BIDS[max(1, min(worth, rules.team_bid_cap, view.cards_dealt))]
     worth = min(worth, view.cards_dealt)
-    if last and rules.hook:
-        total = sum(b.tricks for b in bids if isinstance(b, Bid))
-        if worth + total == view.cards_dealt:
-            worth += 1 if worth == 0 else -1
+    total = sum(b.tricks for b in bids if isinstance(b, Bid))
+    if worth == hooked_bid(rules, view.cards_dealt, total, last):
+        worth += 1 if worth == 0 else -1
     return BIDS[worth]
 
 
 def _declarer(view: View, bids: list[BidAction | None]) -> int:
-    """Potomac: the highest bid declares; on a tie, the earliest in the bidding order."""
-    order = view.bidding_order
-    return max(order, key=lambda s: (_tricks(bids[s]), -order.index(s)))
-
-
-def _tricks(bid: BidAction | None) -> int:
-    return bid.tricks if isinstance(bid, Bid) else -1
+    """Potomac's declarer, the bids guessed as made in the bidding order."""
+    return declarer_seat(bids, view.bidding_order)
 
 
 def _best_trump(hand: int, players: int) -> int:

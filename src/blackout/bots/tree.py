@@ -45,8 +45,8 @@ from blackout.bots.playout import (
     BASIC,
     NO_TRUMP,
     POLICY,
-    SUIT_MASKS,
     Goals,
+    endgame_for,
     goals_for,
     model_card,
     next_turn,
@@ -54,6 +54,7 @@ from blackout.bots.playout import (
 )
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import Action, BidAction
+from blackout.core.game import playable
 from blackout.core.scoring import hand_points
 from blackout.core.view import View
 
@@ -97,12 +98,13 @@ Begin = Callable[[list[int], Action], Start]
 def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 iterations: int | None, exploration: float = EXPLORATION,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
-                fits: Fits | None = None) -> list[Stats]:
+                fits: Fits | None = None, endgame: int = 0) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
-    each seat is expected to play (see :class:`_Search`)."""
-    search = _Search(view, random.Random(seed), exploration, rivalry, models)
+    each seat is expected to play (see :class:`_Search`); the last ``endgame`` tricks
+    of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`)."""
+    search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
                  view.declarer, view.leader, [card for _, card in view.trick],
@@ -122,10 +124,10 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        deadline: float, iterations: int | None,
                        exploration: float = EXPLORATION, rivalry: float = RIVALRY,
                        models: Sequence[int] | None = None, fits: Fits | None = None,
-                       ) -> list[Stats]:
+                       endgame: int = 0) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
-    search = _Search(view, random.Random(seed), exploration, rivalry, models)
+    search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
     stats = [Stats() for _ in actions]
     lines: list[dict[Start, _Line]] = [{} for _ in actions]
 
@@ -225,8 +227,9 @@ class _Search:
     tree too).  The deciding seat always searches its own cards."""
 
     def __init__(self, view: View, rng: random.Random, exploration: float,
-                 rivalry: float, models: Sequence[int] | None = None) -> None:
+                 rivalry: float, models: Sequence[int] | None = None, endgame: int = 0) -> None:
         self.rng = rng
+        self.endgame = endgame
         self.models = tuple(models) if models is not None else (POLICY,) * view.players_count
         self.unseen = view.unseen()
         self.exploration = exploration
@@ -280,6 +283,8 @@ class _Line:
         self.trump = trump
         self.declarer = declarer
         self.goals: Goals = goals_for(search.rules, bids)
+        self.endgame = endgame_for(search.rules, search.cards_dealt, bids, declarer,
+                                   search.endgame, search.rivalry)
         self.leader = leader
         self.trick = trick
         self.won = won
@@ -303,7 +308,7 @@ class _Line:
         first_card = -1
         while remaining:
             hand = hands[seat]
-            legal = (hand & SUIT_MASKS[trick[0] // 13] or hand) if trick else hand
+            legal = playable(hand, trick)
             if first_card < 0:  # the deciding seat's card, at the root
                 card, node, grown = self._select(node, legal & self.first)
                 first_card = card
@@ -321,7 +326,7 @@ class _Line:
             if grown:
                 break
         if remaining:
-            play_out(hands, trump, leader, trick, won, self.goals, models, deck)
+            play_out(hands, trump, leader, trick, won, self.goals, models, deck, self.endgame)
         points, values = self._outcome(tuple(won))
         visits, total = self.search.tree.visits, self.search.tree.total
         for visited, mover in path:

@@ -43,6 +43,7 @@ from blackout.core.actions import (
     parse_action,
 )
 from blackout.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of, suit_tables
+from blackout.core.procedure import declarer_seat, first_leader, hooked_bid
 from blackout.core.rules import Rules
 from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import HandResult, Trick, View
@@ -153,6 +154,22 @@ def trick_winner_position(cards: Sequence[int], trump: int) -> int:
         elif card // 13 == trump:
             best, best_pos = card, pos
     return best_pos
+
+
+def playable(hand: int, trick: Sequence[int]) -> int:
+    """The cards of ``hand`` (a mask) that may be played to ``trick`` (its cards so
+    far): those of the suit led if the hand holds any, else all of them."""
+    if trick:
+        follow = hand & SUIT_MASKS[trick[0] // 13]
+        if follow:
+            return follow
+    return hand
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card``, played to a trick that ``best`` is winning, takes it over
+    (``trump`` a suit number or -1): :func:`trick_winner_position` of the two."""
+    return trick_winner_position((best, card), trump) == 1
 
 
 def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players: int) -> int:
@@ -346,12 +363,7 @@ class Game:
         return []
 
     def _playable(self, seat: int) -> int:
-        hand = self.hands[seat]
-        if self.trick_cards:
-            follow = hand & SUIT_MASKS[self.trick_cards[0] // 13]
-            if follow:
-                return follow
-        return hand
+        return playable(self.hands[seat], self.trick_cards)
 
     def _bid_range(self) -> list[BidAction]:
         if self.rules.teams:
@@ -368,14 +380,13 @@ class Game:
 
     def _hooked_bid(self) -> int | None:
         """The bid the hook forbids the seat to move, if any."""
-        if not self.rules.hook or self._bid_pos != self.n - 1:
-            return None
-        return self.cards - sum(b.tricks for b in self.bids if isinstance(b, Bid))
+        others = sum(b.tricks for b in self.bids if isinstance(b, Bid))
+        return hooked_bid(self.rules, self.cards, others, self._bid_pos == self.n - 1)
 
     def _legal_bids(self, seat: int) -> list[Action]:
         bids: list[Action] = list(self._bid_range())
         hooked = self._hooked_bid()
-        if hooked is not None and 0 <= hooked <= self.cards:
+        if hooked is not None:
             bids.remove(BIDS[hooked])
         return bids
 
@@ -522,8 +533,8 @@ class Game:
     def _finish_bidding(self) -> None:
         if self.rules.trump == "declarer":
             # Highest bid; on a tie, the player who made that bid first (seed 004).
-            self.declarer = max(range(self.n),
-                                key=lambda s: (_tricks(self.bids[s]), -self._bid_time[s]))
+            self.declarer = declarer_seat(self.bids,
+                                          sorted(range(self.n), key=self._bid_time.__getitem__))
         if not self.trump_decided:
             self.phase = CHOOSING_TRUMP
             self.to_move = self.declarer
@@ -541,13 +552,7 @@ class Game:
 
     def _start_play(self) -> None:
         self.phase = PLAYING
-        leader = self.rules.leader
-        if leader == "dealer":
-            self.leader = self.dealer
-        elif leader == "first_bidder":
-            self.leader = self.bidding_order[0]
-        else:
-            self.leader = (self.dealer + 1) % self.n
+        self.leader = first_leader(self.rules, self.dealer, self.bidding_order, self.n)
         self.to_move = self.leader
         if self.blind:
             # pbmserv: "After all bids are placed, the cards will be played automatically."
@@ -663,10 +668,6 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"hand {self.hand_number}, {self.phase}"
         return f"<Game {self.rules.variant} {list(self.players)} {state}>"
-
-
-def _tricks(bid: BidAction | None) -> int:
-    return bid.tricks if isinstance(bid, Bid) else -1
 
 
 def _describe(action: Action) -> str:
