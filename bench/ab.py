@@ -17,7 +17,8 @@ processes can share a 2-core machine): how a variant that is faster or slower pe
 iteration compares at equal time; the result then depends on the machine.
 
 Variants: ``cheat`` (the shipped expert shown every hand: what perfect information
-is worth to this search), ``basic``, ``expert`` (a sanity check: margin exactly 0), or
+is worth to this search), ``basic``, ``expert`` (a sanity check: margin exactly 0),
+``endgame:K`` (the expert solving the last K tricks of every play-out exactly), or
 ``module:NAME``, a module on ``PYTHONPATH`` with its own ``ExpertBot`` (a modified copy
 of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried).
 Two processes on disjoint deal ranges use both cores; the per-deal lines they print
@@ -66,6 +67,8 @@ def make_bot(kind: str, seed: int, budget: dict[str, Any]) -> Any:
         return ExpertBot(seed=seed, **budget)
     if kind == "cheat":
         return Cheat(seed, budget)
+    if kind.startswith("endgame:"):
+        return ExpertBot(seed=seed, endgame=int(kind.removeprefix("endgame:")), **budget)
     if kind.startswith("module:"):
         return importlib.import_module(kind.removeprefix("module:")).ExpertBot(
             seed=seed, **budget)

@@ -304,7 +304,19 @@ def _best_bid(view: View, dist: list[float], declarer: bool,
     why = f"bid {best}: expect about {_mean(dist):.1f} tricks"
     if details:
         why += f" ({', '.join(details)})"
-    return best, why + _hook_note(view, bids)
+    return best, why + _hook_note(view, bids) + _not_nearest(view, best, dist, declarer)
+
+
+def _not_nearest(view: View, best: Bid, dist: list[float], declarer: bool) -> str:
+    """Why the bid is not the one nearest the expected tricks, when it is not: that
+    one scores less on average under the table's scoring (or the hook forbids it)."""
+    mean = _mean(dist)
+    nearest = min(round(mean), view.cards_dealt)
+    if abs(best.tricks - mean) < 1 or BIDS[nearest] not in view.legal_actions:
+        return ""
+    rules, cards = view.rules, view.cards_dealt
+    return (f"; {best} averages {expected_points(rules, cards, best.tricks, dist, declarer):.1f}"
+            f" points, {nearest} {expected_points(rules, cards, nearest, dist, declarer):.1f}")
 
 
 def _hook_note(view: View, bids: list[Bid]) -> str:

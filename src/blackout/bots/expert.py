@@ -136,12 +136,25 @@ _TRICK_SLOTS = 6
 
 @dataclass(frozen=True, slots=True)
 class _Verdict:
-    """The search's answer: the action, the seat's mean points with it, and how many
-    hands were simulated (each on a sampled deal)."""
+    """The search's answer: the action chosen, and what the search found for each
+    candidate it searched (empty when there was nothing to search)."""
 
     action: Action
-    mean: float
-    deals: int
+    found: dict[Action, Stats]
+
+    @property
+    def deals(self) -> int:
+        """How many hands were simulated (each on a sampled deal)."""
+        return sum(stats.visits for stats in self.found.values())
+
+    @property
+    def mean(self) -> float:
+        """The seat's mean points with the chosen action."""
+        return _mean_points(self.found[self.action]) if self.found else 0.0
+
+
+def _mean_points(stats: Stats) -> float:
+    return stats.points / stats.visits if stats.visits else 0.0
 
 
 class ExpertBot:
@@ -209,10 +222,22 @@ class ExpertBot:
 
     # -- search --------------------------------------------------------------------------
 
-    def _search(self, view: View) -> _Verdict:
+    def evaluate(self, view: View, also: Action | None = None) -> dict[Action, float]:
+        """The seat's mean points, as the search finds them, for each action it searches
+        now and for ``also`` (a legal action of the seat: the one a player made, for
+        the post-game analysis; a card equal to a searched one gets that one's value)."""
+        verdict = self._search(view, also)
+        values = {action: _mean_points(stats) for action, stats in verdict.found.items()}
+        if also is not None and also not in values:
+            values[also] = values.get(_equal_play(view, also), 0.0)
+        return values
+
+    def _search(self, view: View, also: Action | None = None) -> _Verdict:
         candidates = _candidates(view)
+        if also is not None and also not in candidates and _equal_play(view, also) is None:
+            candidates.append(also)
         if len(candidates) == 1:
-            return _Verdict(candidates[0], 0.0, 0)
+            return _Verdict(candidates[0], {})
         key = f"expert:{self.seed}:{_decision_key(view)}"
         # Keep back what handing out the work and adding up the answers costs, so the
         # whole decision fits in ``think``.
@@ -239,10 +264,10 @@ class ExpertBot:
                 total.visits += found.visits
                 total.value += found.value
                 total.points += found.points
+                total.tricks += found.tricks
+                total.made += found.made
         best = max(range(len(candidates)), key=lambda i: (totals[i].visits, totals[i].value))
-        chosen = totals[best]
-        return _Verdict(candidates[best], chosen.points / chosen.visits,
-                        sum(t.visits for t in totals))
+        return _Verdict(candidates[best], dict(zip(candidates, totals, strict=True)))
 
     def _models(self, view: View) -> tuple[int, ...]:
         """How the search expects each seat to play."""
@@ -312,6 +337,26 @@ def _candidates(view: View) -> list[Action]:
     # Zero is a bid of its own kind (nullo pays for it; it is the cheap way to duck).
     zero = [a for a in legal if a == BIDS[0] and a not in near]
     return near + zero or legal
+
+
+def _equal_play(view: View, action: Action) -> Action | None:
+    """The searched card that ``action`` (a card) is equal to, if it is not searched
+    itself (see :func:`_distinct_plays`)."""
+    if not isinstance(action, Play):
+        return None
+    searched = _candidates(view)
+    if action in searched:
+        return None
+    on_table = sum(1 << card for _, card in view.trick)
+    between_ours = view.unseen() | on_table
+    below = [a for a in searched if isinstance(a, Play) and a.card // 13 == action.card // 13
+             and a.card < action.card]
+    if not below:
+        return None
+    nearest = max(below, key=lambda a: a.card if isinstance(a, Play) else -1)
+    assert isinstance(nearest, Play)
+    between = ((1 << action.card) - 1) & ~((2 << nearest.card) - 1)
+    return None if between_ours & between else nearest
 
 
 def _distinct_plays(legal: list[Action], between_ours: int) -> list[Action]:
@@ -552,36 +597,79 @@ def _best_trump(hand: int, players: int) -> int:
 
 
 def _reason(view: View, verdict: _Verdict) -> str:
+    """One line saying why, every number in it from the search that chose the action."""
     action = verdict.action
-    if verdict.deals == 0:
+    if not verdict.found:
         if len(view.legal_actions) == 1:
             return f"{action} is the only legal move"
         return f"the cards I may play are all equal: {action}"
-    average = f"averages {verdict.mean:+.1f} points over {verdict.deals} simulated hands"
+    stats = verdict.found[action]
+    average = f"averages {verdict.mean:+.1f} points over {stats.visits} simulated hands"
     if isinstance(action, Play):
         return f"{_play_situation(view, action.card)}; {action} {average}"
     if isinstance(action, ChooseTrump):
         named = "no trump" if action.suit is None else action.suit.plural
         return f"{named} {average}"
-    worth = _own_worth(view) if not view.blind else None
-    looks = "" if worth is None else f"hand looks worth about {worth:.1f} tricks; "
-    return f"{looks}bid {action} {average}"
+    return _bid_reason(view, verdict)
+
+
+def _bid_reason(view: View, verdict: _Verdict) -> str:
+    """Why a bid: the tricks the search expects to take with it, how often it made the
+    bid exactly, its points; and, when the bid is not the nearest to those tricks, what
+    the nearest bid would have averaged or why it was not open."""
+    action = verdict.action
+    stats = verdict.found[action]
+    tricks = stats.tricks / stats.visits
+    made = f"{stats.made / stats.visits:.0%} of {stats.visits} simulated hands"
+    points = f"{verdict.mean:+.1f} points a hand"
+    if not isinstance(action, Bid):
+        return f"{action}: made in {made}, {points}"
+    if view.rules.teams:
+        return (f"bid {action}: the team takes {tricks:.1f} tricks on average and makes "
+                f"its contract in {made}, {points}")
+    why = (f"bid {action}: with it I take {tricks:.1f} tricks on average, exactly "
+           f"{action.tricks} in {made}, {points}")
+    if abs(action.tricks - tricks) < 1:
+        return why
+    nearest = BIDS[min(round(tricks), view.cards_dealt)]
+    if nearest in verdict.found:
+        return why + f"; bid {nearest} averages {_mean_points(verdict.found[nearest]):+.1f}"
+    if nearest not in view.legal_actions:
+        return why + f"; the hook forbids {nearest}"
+    return why + f"; {nearest} was not searched: the hand looked too far from it"
 
 
 def _play_situation(view: View, card: int) -> str:
+    """The seat's aim this hand and what the card does to the trick so far, said so as
+    never to contradict the card: "duck" only for a card that does not win the trick so
+    far, "cannot duck" only when every legal card would."""
     goals = goals_for(view.rules, list(view.bids))
     if goals.targets[view.seat] == EVERY_TRICK:
         return "covering partner's nil: take what I can"
     need = goals.need(view.seat, list(view.tricks_won))
     if need == EVERY_TRICK:
         return "over the bid: every trick still scores"
-    trick = [c for _, c in view.trick] + [card]
+    on_table = [c for _, c in view.trick]
     trump = _trump_of(view)
-    winning = trick_winner_position(trick, NO_TRUMP if trump is None else trump) == len(trick) - 1
+    trump = NO_TRUMP if trump is None else trump
+
+    def wins(mine: int) -> bool:
+        trick = [*on_table, mine]
+        return trick_winner_position(trick, trump) == len(trick) - 1
+
+    legal = [a.card for a in view.legal_actions if isinstance(a, Play)]
+    winning = wins(card)
+    could_win = any(wins(c) for c in legal)
+    could_lose = not all(wins(c) for c in legal)
     if need > 0:
         plural = "trick" if need == 1 else "tricks"
-        move = "take it" if winning else "save strength"
-        return f"need {need} more {plural}: {move}"
-    if need == 0:
-        return "bid made: duck" if not winning else "bid made: cannot duck"
-    return "over the bid: take as few more as possible"
+        if winning:
+            return f"need {need} more {plural}: take it"
+        return f"need {need} more {plural}: " + (
+            "save strength" if could_win else "nothing I hold wins this trick")
+    aim = "bid made" if need == 0 else "over the bid"
+    if not winning:
+        return f"{aim}: duck"
+    if not could_lose:
+        return f"{aim}: cannot duck"
+    return f"{aim}, yet taking this trick scores better than ducking"

@@ -55,7 +55,7 @@ from blackout.bots.playout import (
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import Action, BidAction
 from blackout.core.game import playable
-from blackout.core.scoring import hand_points
+from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import View
 
 __all__ = ["EXPLORATION", "RIVALRY", "Start", "Stats", "search_before_play", "search_play"]
@@ -77,6 +77,19 @@ class Stats:
     visits: int = 0
     value: float = 0.0  # total of the seat's values (points, less rivals' share)
     points: int = 0  # total of the seat's own points
+    tricks: int = 0  # total of the tricks the seat (its team, in partnership) took
+    made: int = 0  # how often the seat (its team) made its bid exactly
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a simulated hand ended for every seat: points, values (points less the
+    rivals' share), tricks (the team's, in partnership) and whether the bid was made."""
+
+    points: tuple[int, ...]
+    values: list[float]
+    tricks: tuple[int, ...]
+    made: tuple[bool, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +125,8 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
     stats = {card: Stats() for card in cards}
 
     def iterate(hands: list[int]) -> None:
-        card, points, values = line.iterate(hands)
-        _add(stats[card], points, values, view.seat)
+        card, outcome = line.iterate(hands)
+        _add(stats[card], outcome, view.seat)
 
     _run(iterate, _deals(view, search, fits, deadline, iterations is None), deadline,
          iterations)
@@ -138,18 +151,20 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
         if line is None:
             line = lines[index][start] = _Line(search, start.bids, start.trump, start.declarer,
                                                start.leader, [], [0] * search.players)
-        _card, points, values = line.iterate(hands)
-        _add(stats[index], points, values, view.seat)
+        _card, outcome = line.iterate(hands)
+        _add(stats[index], outcome, view.seat)
 
     _run(iterate, _deals(view, search, fits, deadline, iterations is None), deadline,
          iterations)
     return stats
 
 
-def _add(stats: Stats, points: tuple[int, ...], values: list[float], seat: int) -> None:
+def _add(stats: Stats, outcome: Outcome, seat: int) -> None:
     stats.visits += 1
-    stats.value += values[seat]
-    stats.points += points[seat]
+    stats.value += outcome.values[seat]
+    stats.points += outcome.points[seat]
+    stats.tricks += outcome.tricks[seat]
+    stats.made += outcome.made[seat]
 
 
 #: ``fits(seat, hand)``: whether a seat's sampled hand agrees with what the searching
@@ -290,11 +305,11 @@ class _Line:
         self.won = won
         self.first = first  # the cards the root may play
         self.root = search.tree.add()
-        self.outcomes: dict[tuple[int, ...], tuple[tuple[int, ...], list[float]]] = {}
+        self.outcomes: dict[tuple[int, ...], Outcome] = {}
 
-    def iterate(self, hands: list[int]) -> tuple[int, tuple[int, ...], list[float]]:
+    def iterate(self, hands: list[int]) -> tuple[int, Outcome]:
         """One iteration on one sampled deal (``hands`` is used up): the first card
-        played, and every seat's points and values at the end of the hand."""
+        played, and how the hand ended."""
         n, trump = self.search.players, self.trump
         trick, leader, won = list(self.trick), self.leader, list(self.won)
         seat = (leader + len(trick)) % n
@@ -327,12 +342,13 @@ class _Line:
                 break
         if remaining:
             play_out(hands, trump, leader, trick, won, self.goals, models, deck, self.endgame)
-        points, values = self._outcome(tuple(won))
+        outcome = self._outcome(tuple(won))
+        values = outcome.values
         visits, total = self.search.tree.visits, self.search.tree.total
         for visited, mover in path:
             visits[visited] += 1
             total[visited] += values[mover]
-        return first_card, points, values
+        return first_card, outcome
 
     def _select(self, node: int, legal: int) -> tuple[int, int, bool]:
         """The card played at ``node`` among the ``legal`` ones of this deal, the child
@@ -374,12 +390,17 @@ class _Line:
         tree.avail[child] += 1
         return child, False
 
-    def _outcome(self, won: tuple[int, ...]) -> tuple[tuple[int, ...], list[float]]:
-        """Every seat's points and values when the tricks end as ``won`` (remembered: a
-        search meets the same few outcomes over and over)."""
+    def _outcome(self, won: tuple[int, ...]) -> Outcome:
+        """How the hand ends when the tricks end as ``won`` (remembered: a search meets
+        the same few outcomes over and over)."""
         outcome = self.outcomes.get(won)
         if outcome is None:
-            points = hand_points(self.search.rules, self.search.cards_dealt, self.bids, won,
-                                 self.declarer)
-            outcome = self.outcomes[won] = points, self.search.values(points)
+            search = self.search
+            rules, bids, n = search.rules, self.bids, search.players
+            points = hand_points(rules, search.cards_dealt, bids, won, self.declarer)
+            tricks = (tuple(won[s % 2] + won[s % 2 + 2] for s in range(n)) if rules.teams
+                      else won)
+            made = tuple((rules.teams or bids[s] is not None) and made_bid(rules, bids, won, s)
+                         for s in range(n))
+            outcome = self.outcomes[won] = Outcome(points, search.values(points), tricks, made)
         return outcome
