@@ -69,6 +69,7 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
 from blackout.bots.basic import bid_for
+from blackout.bots.inference import CardModel
 from blackout.bots.playout import (
     BASIC,
     EVERY_TRICK,
@@ -119,6 +120,9 @@ PREDICTED_RIVALRY = 0.5
 #: seen, instead of played out by the policy (individual scoring; measured in
 #: bench/RESULTS.md, "Eighth session").
 ENDGAME = 0
+#: Whether sampled deals are weighted by the learnt model of who holds which card
+#: (:mod:`blackout.bots.inference`; measured in bench/RESULTS.md, "Eighth session").
+INFERENCE = False
 #: Bids and cards (with a choice of two or more) a player must have been seen to make
 #: as the basic bot would have with its cards, and none otherwise, before ``auto``
 #: expects it to go on doing so.
@@ -175,12 +179,13 @@ class ExpertBot:
     def __init__(self, seed: int | None = None, think: float = 1.0,
                  iterations: int | None = None, workers: int | None = None,
                  rivalry: float | None = None, others: str = "auto",
-                 endgame: int = ENDGAME) -> None:
+                 endgame: int = ENDGAME, inference: bool = INFERENCE) -> None:
         if rivalry is not None and not 0 <= rivalry <= 1:
             raise ValueError("rivalry must be between 0 and 1")
         if not 0 <= endgame <= 13:
             raise ValueError("endgame must be 0 to 13 tricks")
         self.endgame = endgame
+        self.inference = inference
         if others not in OTHERS:
             raise ValueError(f"others must be one of {', '.join(OTHERS)}")
         self.others = others
@@ -247,16 +252,18 @@ class ExpertBot:
         rivalry = self.rivalry
         if rivalry is None:
             rivalry = PREDICTED_RIVALRY if BASIC in models else RIVALRY
+        weights = self._card_weights(view) if fits is None else None
         if view.phase == "play":
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
-                     rivalry, models, fits, self.endgame)
+                     rivalry, models, fits, self.endgame, weights)
                     for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
-                     share, self.exploration, rivalry, models, fits, self.endgame)
+                     share, self.exploration, rivalry, models, fits, self.endgame,
+                     weights)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):
@@ -268,6 +275,16 @@ class ExpertBot:
                 total.made += found.made
         best = max(range(len(candidates)), key=lambda i: (totals[i].visits, totals[i].value))
         return _Verdict(candidates[best], dict(zip(candidates, totals, strict=True)))
+
+    def _card_weights(self, view: View) -> list[list[float]] | None:
+        """The learnt model's weights of who holds each unseen card, when the bot uses it."""
+        model = CardModel.shipped() if self.inference else None
+        if model is None:
+            return None
+        table = [[0.0] * 52 for _ in range(view.players_count)]
+        for (seat, card), ratio in model.log_ratios(view).items():
+            table[seat][card] = ratio
+        return table
 
     def _models(self, view: View) -> tuple[int, ...]:
         """How the search expects each seat to play."""

@@ -40,6 +40,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from blackout.bots.playout import (
     BASIC,
@@ -111,12 +112,14 @@ Begin = Callable[[list[int], Action], Start]
 def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 iterations: int | None, exploration: float = EXPLORATION,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
-                fits: Fits | None = None, endgame: int = 0) -> list[Stats]:
+                fits: Fits | None = None, endgame: int = 0,
+                card_weights: CardWeights | None = None) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
     each seat is expected to play (see :class:`_Search`); the last ``endgame`` tricks
-    of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`)."""
+    of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`);
+    ``card_weights`` weight the sampled deals (see :func:`_deals`)."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
@@ -128,8 +131,8 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
         card, outcome = line.iterate(hands)
         _add(stats[card], outcome, view.seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None), deadline,
-         iterations)
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None, card_weights),
+         deadline, iterations)
     return [stats[card] for card in cards]
 
 
@@ -137,7 +140,8 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        deadline: float, iterations: int | None,
                        exploration: float = EXPLORATION, rivalry: float = RIVALRY,
                        models: Sequence[int] | None = None, fits: Fits | None = None,
-                       endgame: int = 0) -> list[Stats]:
+                       endgame: int = 0, card_weights: CardWeights | None = None,
+                       ) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
@@ -154,8 +158,8 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
         _card, outcome = line.iterate(hands)
         _add(stats[index], outcome, view.seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None), deadline,
-         iterations)
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None, card_weights),
+         deadline, iterations)
     return stats
 
 
@@ -175,14 +179,23 @@ Fits = Callable[[int, int], bool]
 POOL_DEALS = 64
 
 
+#: ``card_weights[seat][card]``: the log of how much likelier than uniform a model finds
+#: it that ``seat`` holds ``card`` (see :mod:`blackout.bots.inference`).
+CardWeights = list[list[float]]
+#: Deals drawn for each one a search uses when ``card_weights`` choose among them.
+WEIGHED_CHOICES = 4
+
+
 def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
-           timed: bool) -> Callable[[], list[int]]:
+           timed: bool, card_weights: CardWeights | None = None) -> Callable[[], list[int]]:
     """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``,
     a pool of :data:`POOL_DEALS` deals that pass it, drawn once and used in turn (such a
     deal is slow to find, so it is reused rather than drawn for every iteration; 16, 128
     and 256 were measured too, see bench/RESULTS.md).  A ``timed`` search spends at most
     half its time on the pool."""
     sampler, rng = Sampler(view), search.rng
+    if fits is None and card_weights is not None:
+        return partial(_weighed_deal, sampler, rng, card_weights, sampler.hidden)
     if fits is None:
         return lambda: sampler.sample(rng)
     pool: list[list[int]] = []
@@ -192,6 +205,25 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
         pool.append(sampler.sample_fitting(rng, fits, until=enough if timed else None))
     in_turn = itertools.cycle(pool)
     return lambda: list(next(in_turn))  # a copy: a search uses its deal up
+
+
+def _weighed_deal(sampler: Sampler, rng: random.Random, card_weights: CardWeights,
+                  hidden: list[int]) -> list[int]:
+    """One of :data:`WEIGHED_CHOICES` uniform deals, chosen in proportion to how likely
+    ``card_weights`` find it (the product over the hidden hands' cards)."""
+    deals = [sampler.sample(rng) for _ in range(WEIGHED_CHOICES)]
+    logs = []
+    for deal in deals:
+        total = 0.0
+        for seat in hidden:
+            row, hand = card_weights[seat], deal[seat]
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                total += row[low.bit_length() - 1]
+        logs.append(total)
+    top = max(logs)
+    return rng.choices(deals, [math.exp(log - top) for log in logs])[0]
 
 
 def _run(iterate: Callable[[list[int]], None], deal: Callable[[], list[int]],
