@@ -23,7 +23,7 @@ from blackout.core.game import Deal, Game, Move
 from blackout.core.record import RecordError
 from blackout.core.rules import VARIANTS, Rules, RulesError, variant
 from blackout.core.scoresheet import ScoreSheet, ScoreSheetError
-from blackout.core.view import HandResult, Trick, View
+from blackout.core.view import HandResult, Phase, Trick, View
 
 __all__ = [
     "BOARD",
@@ -40,6 +40,7 @@ __all__ = [
     "IllegalAction",
     "Move",
     "Nil",
+    "Phase",
     "Play",
     "RecordError",
     "Rules",

@@ -16,7 +16,7 @@ candidate move): a small loss can be noise.
 >>> game = Game.new(variant("standard", schedule=[2]), ["ann", "bob", "cy"], seed=3)
 >>> player = bots.create("basic")
 >>> while not game.is_over:
-...     game.apply(player.choose(game.view(game.to_move)))
+...     _ = game.apply(player.choose(game.view(game.to_move)))
 >>> report = analyse(game.record(), iterations=10)
 >>> [player["player"] for player in report.players], report.decisions[0].kind
 (['ann', 'bob', 'cy'], 'bid')

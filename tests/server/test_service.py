@@ -217,7 +217,8 @@ def test_resign_hands_the_seat_to_a_computer_player_and_counts_as_a_loss(service
     table = {s.player: s for s in standings(service.finished_games())}
     assert table["ann"].won == 0 and table["di"].played == 1
     rated = ratings(service.finished_games())
-    assert rated["di"] > 1500 > rated["ann"]
+    # Resigning loses to di; against bob and cy (who resigned too) the scores decide.
+    assert rated["di"] > 1500 and rated["di"] > max(rated["ann"], rated["bob"], rated["cy"])
 
 
 def test_comments_reach_the_other_players_with_the_next_board(service, people):

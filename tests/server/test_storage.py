@@ -67,13 +67,17 @@ def test_the_database_refuses_a_second_move_with_the_same_number(service, people
 
 
 def test_a_database_made_by_the_first_migration_is_upgraded_keeping_its_games(db_url: str):
-    """A server's existing 0001 database: opening it adds the outbox, games go on."""
+    """A server's existing 0001 database (rows written as 0001's schema had them):
+    opening it adds the outbox, the event log and the live-table columns; games go on."""
+    from datetime import datetime
+
     from alembic import command
     from sqlalchemy import text
 
-    from blackout import variant
+    from blackout import Game, variant
     from blackout.mail import Gateway, GatewayConfig
     from blackout.service import Service
+    from blackout.service.accounts import hash_password
 
     old = Database(db_url, migrate=False)
     config = Config()
@@ -83,22 +87,40 @@ def test_a_database_made_by_the_first_migration_is_upgraded_keeping_its_games(db
         command.upgrade(config, "0001")
     assert old.schema_version() == "0001"
     assert "outbox" not in inspect(old.engine).get_table_names()
-    service = Service(old)  # no mail yet: only the 0001 tables are used
-    service.signup("ann", "ann@example.org", "ann-pw")
-    board = service.challenge(["ann", "bot:random"], variant("standard", schedule=[2]),
-                              seed=3).board
-    before = service.snapshot(board)
+    rules = variant("standard", schedule=[2])
+    game = Game.new(rules, ["ann", "bot:random"], seed=3)
+    first = str(game.legal_actions()[0])
+    now = datetime(2026, 1, 1)
+    with old.engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO accounts VALUES ('ann', 'ann@example.org', :hash, 0, NULL, :now)"),
+            {"hash": hash_password("ann-pw"), "now": now})
+        connection.execute(text(
+            "INSERT INTO games VALUES (101, 'standard', :options, 3, :players, 'active', "
+            "NULL, :now, :now, NULL, NULL)"),
+            {"options": '{"schedule": [2]}', "players": '["ann", "bot:random"]', "now": now})
+        for seat, name in enumerate(game.players):
+            connection.execute(text("INSERT INTO seats VALUES (101, :seat, :name, :name, :f)"),
+                               {"seat": seat, "name": name, "f": False})
+        connection.execute(text(
+            "INSERT INTO moves (game_id, number, seat, action, kind, comment, created_at) "
+            "VALUES (101, 1, :seat, :action, 'player', NULL, :now)"),
+            {"seat": game.to_move, "action": first, "now": now})
     old.dispose()
 
     upgraded = Database(db_url)
-    assert upgraded.schema_version() == HEAD == "0003"
+    assert upgraded.schema_version() == HEAD == "0004"
     service = Service(upgraded, takeover_bot="bot:random")
     Gateway(service, GatewayConfig())
-    after = service.snapshot(board)
-    assert [(m.number, m.action) for m in after.moves] == [
-        (m.number, m.action) for m in before.moves]
+    after = service.snapshot(101)
+    assert [(m.number, m.action) for m in after.moves] == [(1, first)]
+    assert after.row.move_count == 1  # filled in by the migration
+    while (seat := after.game.to_move) is not None and after.controller(seat) != "ann":
+        service.play_bots(101)
+        after = service.snapshot(101)
     action = str(after.game.legal_actions()[0])
-    service.move(board, "ann", "ann-pw", action)
+    number = service.move(101, "ann", "ann-pw", action).events[0].number
+    assert service.snapshot(101).moves[number - 1].action == action
     with upgraded.engine.connect() as connection:
         mailed = connection.execute(text("SELECT recipient FROM outbox")).scalars().all()
     assert mailed == ["ann@example.org"]

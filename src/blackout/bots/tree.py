@@ -24,7 +24,7 @@ a bid is judged by how the search itself would then play the hand.
 >>> from blackout.core.actions import BIDS
 >>> game = blackout.Game.new(blackout.variant("standard", schedule=[3]), "abcd", seed=2)
 >>> for bid in (1, 0, 1, 0):
-...     game.apply(BIDS[bid])
+...     _ = game.apply(BIDS[bid])
 >>> view = game.view(game.to_move)
 >>> cards = [a.card for a in view.legal_actions]
 >>> stats = search_play(view, cards, "doc", deadline=0.0, iterations=200)

@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "blackout.cli.analyse",
     "blackout.cli.arena",
     "blackout.cli.server",
+    "blackout.cli.serve",
 ]
 
 

@@ -37,7 +37,8 @@ def board_text(snap: Snapshot, seat: int | None = None, title: str = "") -> str:
     if snap.row.status != "active" or game.is_over:
         lines.append(_result_line(snap))
     else:
-        lines += _hand_lines(snap, game.view(seat if seat is not None else 0), seat)
+        lines += _hand_lines(snap, game.view(seat) if seat is not None else game.public_view(),
+                             seat)
     if game.hands_played:
         sheet = ScoreSheet(game.rules, names)
         sheet.rows = list(game.hands_played)

@@ -11,10 +11,15 @@ players, seed or deals and its list of decisions: see :meth:`Game.record`.
 ...     Deal(hands=[["AS", "2H"], ["KS", "3H"], ["QS", "4H"]], turn_up="5D", dealer=2)])
 >>> game.to_move, [str(a) for a in game.legal_actions()]
 (0, ['0', '1', '2'])
->>> for move in ["1", "1", "0", "AS", "KS", "QS", "2H", "3H", "4H"]:
-...     game.apply(move)
+>>> events = [event for move in ["1", "1", "0", "AS", "KS", "QS", "2H", "3H"]
+...           for event in game.apply(move)]
+>>> [type(event).__name__ for event in game.apply("4H")]
+['CardPlayed', 'TrickTaken', 'HandScored', 'GameOver']
 >>> game.is_over, game.scores, game.winners
 (True, [7, 0, 0], [0])
+
+``apply`` returns the events the move caused (see :mod:`blackout.core.events`);
+:meth:`Game.opening_events` gives the first hand's deal.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from blackout.core import procedure
 from blackout.core.actions import (
     BIDS,
     BOARD,
@@ -43,14 +49,36 @@ from blackout.core.actions import (
     parse_action,
 )
 from blackout.core.cards import CARDS, SUIT_MASKS, Card, Suit, cards_in, mask_of, suit_tables
-from blackout.core.procedure import declarer_seat, first_leader, hooked_bid
+from blackout.core.events import (
+    BidChanged,
+    BidMade,
+    CardPlayed,
+    Event,
+    GameOver,
+    HandDealt,
+    HandScored,
+    TrickTaken,
+    TrumpNamed,
+    card_played_table,
+)
+from blackout.core.procedure import declarer_seat, first_leader
 from blackout.core.rules import Rules
 from blackout.core.scoring import hand_points, made_bid
-from blackout.core.view import HandResult, Trick, View
+from blackout.core.view import (
+    HandResult,
+    Phase,
+    Trick,
+    View,
+    trick_winner,
+    trick_winner_position,
+)
 
-__all__ = ["BIDDING", "CHOOSING_TRUMP", "GAME_OVER", "PLAYING", "Deal", "Game", "Move"]
+__all__ = ["BIDDING", "CHOOSING_TRUMP", "GAME_OVER", "PLAYING", "Deal", "Game", "Move", "Phase",
+           "beats", "hook_refusal", "playable", "trick_winner", "trick_winner_position"]
 
-BIDDING, CHOOSING_TRUMP, PLAYING, GAME_OVER = "bid", "trump", "play", "over"
+#: The phases under their older names.
+BIDDING, CHOOSING_TRUMP, PLAYING, GAME_OVER = Phase.BID, Phase.TRUMP, Phase.PLAY, Phase.OVER
+Events = tuple[Event, ...]
 
 
 @dataclass(frozen=True)
@@ -141,21 +169,6 @@ _KEYS = struct.Struct("<52Q")  # little-endian whatever the machine: the same de
 _BITS = tuple(1 << c for c in range(52))
 
 
-def trick_winner_position(cards: Sequence[int], trump: int) -> int:
-    """The position (0 = the lead) of the card that wins a trick: the highest trump, else
-    the highest card of the suit led.  ``trump`` is a suit number, or -1 for no trump."""
-    best = cards[0]
-    best_pos = 0
-    for pos in range(1, len(cards)):
-        card = cards[pos]
-        if card // 13 == best // 13:
-            if card > best:
-                best, best_pos = card, pos
-        elif card // 13 == trump:
-            best, best_pos = card, pos
-    return best_pos
-
-
 def playable(hand: int, trick: Sequence[int]) -> int:
     """The cards of ``hand`` (a mask) that may be played to ``trick`` (its cards so
     far): those of the suit led if the hand holds any, else all of them."""
@@ -172,10 +185,10 @@ def beats(card: int, best: int, trump: int) -> bool:
     return trick_winner_position((best, card), trump) == 1
 
 
-def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players: int) -> int:
-    """The seat that wins a trick led by ``leader``."""
-    position = trick_winner_position(cards, -1 if trump is None else int(trump))
-    return (leader + position) % players
+def hook_refusal(dealer_bids: bool, bid: int, cards: int) -> str:
+    """The rules' sentence for a bid the hook forbids."""
+    role = "the dealer" if dealer_bids else "the last bidder"
+    return f"{role} may not bid {bid}: bids would total {cards}"
 
 
 class Game:
@@ -209,7 +222,8 @@ class Game:
         self.winners: list[int] = []
         self.is_over = False
         self._exact = [0] * n
-        self._start_hand(0, self._first_dealer())
+        self._card_events = card_played_table(n)
+        self._opening: Events = (self._start_hand(0, self._first_dealer()),)
 
     @classmethod
     def new(cls, rules: Rules, players: Sequence[str], seed: int | None = None,
@@ -269,7 +283,7 @@ class Game:
             return self._largest
         return self._sizes[index]
 
-    def _start_hand(self, index: int, dealer: int) -> None:
+    def _start_hand(self, index: int, dealer: int) -> HandDealt:
         n, rules = self.n, self.rules
         self.hand_index = index
         size = self._size_of_hand(index)
@@ -314,10 +328,17 @@ class Game:
         self.tricks: list[Trick] = []
         self.tricks_won = [0] * n
         self.leader: int | None = None
-        self.phase = BIDDING
+        self.phase: Phase = BIDDING
         self.to_move: int | None = start
+        return HandDealt(self.hand_number, size, dealer, self.turn_up, self.trump,
+                         self.trump_decided)
 
     # -- questions ----------------------------------------------------------------------
+
+    def opening_events(self) -> Events:
+        """The events that started the game, before any move: the first hand's deal.
+        With the events every :meth:`apply` returned, they tell the whole game."""
+        return self._opening
 
     @property
     def history(self) -> list[Move]:
@@ -381,7 +402,7 @@ class Game:
     def _hooked_bid(self) -> int | None:
         """The bid the hook forbids the seat to move, if any."""
         others = sum(b.tricks for b in self.bids if isinstance(b, Bid))
-        return hooked_bid(self.rules, self.cards, others, self._bid_pos == self.n - 1)
+        return procedure.hooked_bid(self.rules, self.cards, others, self._bid_pos == self.n - 1)
 
     def _legal_bids(self, seat: int) -> list[Action]:
         bids: list[Action] = list(self._bid_range())
@@ -399,12 +420,16 @@ class Game:
 
     # -- making moves ---------------------------------------------------------------------
 
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """Make a move for ``seat`` (default: the seat to move).
+    def apply(self, action: Action | str, seat: int | None = None) -> Events:
+        """Make a move for ``seat`` (default: the seat to move); return what happened.
 
         ``action`` is an action or its notation (``"7"``, ``"AD"``, ``"nil"``,
-        ``"trump H"``).  Raises :class:`IllegalAction` with a message for the player,
-        leaving the game unchanged, if it is not legal now.
+        ``"trump H"``).  The result is the tuple of events the move caused, in order
+        (:mod:`blackout.core.events`): a card that ends a trick gives ``CardPlayed``
+        and ``TrickTaken``, one that ends a hand also ``HandScored`` and the next
+        ``HandDealt`` or ``GameOver``; pbmserv's blind trick plays itself within the
+        last bid's events.  Raises :class:`IllegalAction` with a message for the
+        player, leaving the game unchanged, if it is not legal now.
         """
         if type(action) is Play and seat is None and self.phase is PLAYING:
             # The hot path: a legal card by the seat to move goes straight in.
@@ -420,9 +445,8 @@ class Game:
                 trick.append(card)
                 if len(trick) < self.n:
                     self.to_move = to_move + 1 if to_move + 1 < self.n else 0
-                else:
-                    self._finish_trick(trick)
-                return
+                    return self._card_events[to_move][card]
+                return self._card_events[to_move][card] + self._finish_trick(trick)
         if type(action) is str:
             action = parse_action(action)
         elif not isinstance(action, Bid | Nil | Board | Play | ChooseTrump):
@@ -430,17 +454,15 @@ class Game:
         if self.to_move is None:
             raise IllegalAction("the game is over")
         if seat is not None and seat != self.to_move:
-            self._change_bid(seat, action)
-            return
+            return self._change_bid(seat, action)
         seat = self.to_move
         if self.phase == PLAYING:
-            self._play(seat, action)
-        elif self.phase == BIDDING:
-            self._bid(seat, action)
-        else:
-            self._choose_trump(seat, action)
+            return self._play(seat, action)
+        if self.phase == BIDDING:
+            return self._bid(seat, action)
+        return self._choose_trump(seat, action)
 
-    def _play(self, seat: int, action: Action) -> None:
+    def _play(self, seat: int, action: Action) -> Events:
         if type(action) is not Play:
             raise IllegalAction(f"it is time to play a card, not {_describe(action)}")
         card = action.card
@@ -452,45 +474,57 @@ class Game:
             lead = trick[0] // 13
             if card // 13 != lead and hand & SUIT_MASKS[lead]:
                 raise IllegalAction(f"you must follow {Suit(lead).plural}")
-        self._do_play(seat, card, action)
+        return self._do_play(seat, card, action)
 
-    def _do_play(self, seat: int, card: Card, action: Play, auto: bool = False) -> None:
+    def _do_play(self, seat: int, card: Card, action: Play, auto: bool = False) -> Events:
         self._moves.append((seat, action, auto))
         self.hands[seat] ^= 1 << card
         trick = self.trick_cards
         trick.append(card)
+        played = (CardPlayed(seat, card, True),) if auto else self._card_events[seat][card]
         if len(trick) < self.n:
             self.to_move = seat + 1 if seat + 1 < self.n else 0
-        else:
-            self._finish_trick(trick)
+            return played
+        return played + self._finish_trick(trick)
 
-    def _finish_trick(self, trick: list[Card]) -> None:
+    def _finish_trick(self, trick: list[Card]) -> Events:
+        """Close the full trick; return its TrickTaken and what follows it."""
         leader = self.leader
         assert leader is not None
         winner = trick_winner(leader, trick, self.trump, self.n)
-        self.tricks.append(Trick(leader, tuple(trick), winner))
+        taken = Trick(leader, tuple(trick), winner)
+        self.tricks.append(taken)
         self.tricks_won[winner] += 1
         self.trick_cards = []
         self.leader = self.to_move = winner
+        event = TrickTaken(leader, taken.cards, winner)
         if not self.hands[winner]:
-            self._finish_hand()
+            return (event, *self._finish_hand())
+        return (event,)
 
-    def _bid(self, seat: int, action: Action) -> None:
+    def hooked_bid(self) -> tuple[int, str] | None:
+        """The bid the hook forbids the seat to move, with the rules' sentence saying
+        why; None when the hook forbids nothing now."""
+        hooked = self._hooked_bid()
+        if hooked is None or not 0 <= hooked <= self.cards or self.phase != BIDDING:
+            return None
+        return hooked, hook_refusal(self.to_move == self.dealer, hooked, self.cards)
+
+    def _bid(self, seat: int, action: Action) -> Events:
         self._check_bid(action)
         hooked = self._hooked_bid()
         if isinstance(action, Bid) and action.tricks == hooked:
-            role = "the dealer" if seat == self.dealer else "the last bidder"
-            raise IllegalAction(
-                f"{role} may not bid {hooked}: bids would total {self.cards}")
+            raise IllegalAction(hook_refusal(seat == self.dealer, hooked, self.cards))
         self._moves.append((seat, action, False))
         self.bids[seat] = action
         self._bid_time[seat] = len(self._moves)
         self._bid_pos += 1
         self._skip_partners()
+        made = BidMade(seat, action)
         if self._bid_pos < self.n:
             self.to_move = self.bidding_order[self._bid_pos]
-        else:
-            self._finish_bidding()
+            return (made,)
+        return (made, *self._finish_bidding())
 
     def _check_bid(self, action: Action) -> None:
         if isinstance(action, Play):
@@ -517,20 +551,23 @@ class Game:
                 return
             self._bid_pos += 1
 
-    def _change_bid(self, seat: int, action: Action) -> None:
+    def _change_bid(self, seat: int, action: Action) -> Events:
         if not 0 <= seat < self.n:
             raise IllegalAction(f"there is no seat {seat}")
         if seat != self._changeable_seat():
             raise IllegalAction(f"it is {self.players[self.to_move or 0]}'s turn, "
                                 f"not {self.players[seat]}'s")
         self._check_bid(action)
-        if action == self.bids[seat]:
+        previous = self.bids[seat]
+        if action == previous:
             raise IllegalAction(f"your bid is already {action}")
+        assert previous is not None and not isinstance(action, Play | ChooseTrump)
         self._moves.append((seat, action, False))
         self.bids[seat] = action
         self._bid_time[seat] = len(self._moves)
+        return (BidChanged(seat, action, previous),)
 
-    def _finish_bidding(self) -> None:
+    def _finish_bidding(self) -> Events:
         if self.rules.trump == "declarer":
             # Highest bid; on a tie, the player who made that bid first (seed 004).
             self.declarer = declarer_seat(self.bids,
@@ -538,30 +575,33 @@ class Game:
         if not self.trump_decided:
             self.phase = CHOOSING_TRUMP
             self.to_move = self.declarer
-            return
-        self._start_play()
+            return ()
+        return self._start_play()
 
-    def _choose_trump(self, seat: int, action: Action) -> None:
+    def _choose_trump(self, seat: int, action: Action) -> Events:
         if not isinstance(action, ChooseTrump):
             raise IllegalAction(f"{self.players[seat]} is declarer and must name trump "
                                 "(trump C, D, H, S or NT)")
         self._moves.append((seat, action, False))
         self.trump = action.suit
         self.trump_decided = True
-        self._start_play()
+        return (TrumpNamed(seat, action.suit), *self._start_play())
 
-    def _start_play(self) -> None:
+    def _start_play(self) -> Events:
         self.phase = PLAYING
         self.leader = first_leader(self.rules, self.dealer, self.bidding_order, self.n)
         self.to_move = self.leader
-        if self.blind:
-            # pbmserv: "After all bids are placed, the cards will be played automatically."
-            while self.phase == PLAYING and self.hand_index == 0:
-                seat = self.to_move
-                card = next(cards_in(self._playable(seat)))
-                self._do_play(seat, card, PLAYS[card], auto=True)
+        if not self.blind:
+            return ()
+        # pbmserv: "After all bids are placed, the cards will be played automatically."
+        events: list[Event] = []
+        while self.phase == PLAYING and self.hand_index == 0:
+            seat = self.to_move
+            card = next(cards_in(self._playable(seat)))
+            events += self._do_play(seat, card, PLAYS[card], auto=True)
+        return tuple(events)
 
-    def _finish_hand(self) -> None:
+    def _finish_hand(self) -> Events:
         rules, n = self.rules, self.n
         bids = tuple(self.bids)
         tricks = tuple(self.tricks_won)
@@ -570,19 +610,20 @@ class Game:
         for seat in range(n):
             self.scores[seat] += points[seat]
             self._exact[seat] += made[seat]
-        self.hands_played.append(HandResult(
+        result = HandResult(
             number=self.hand_number, cards=self.cards, dealer=self.dealer,
             declarer=self.declarer, trump=self.trump, turn_up=self.turn_up, bids=bids,
             tricks=tricks, points=points, totals=tuple(self.scores), made=made,
             extra=self._extra_hands > 0,
-        ))
+        )
+        self.hands_played.append(result)
         if self._game_ends():
             self._extra_hands = 0
             self._finish_game()
-            return
+            return HandScored(result), GameOver(tuple(self.scores), tuple(self.winners))
         if self._extra_hands or self._schedule_done():
             self._extra_hands += 1
-        self._start_hand(self.hand_index + 1, (self.dealer + 1) % n)
+        return HandScored(result), self._start_hand(self.hand_index + 1, (self.dealer + 1) % n)
 
     def _schedule_done(self) -> bool:
         played = len(self.hands_played)
@@ -627,6 +668,15 @@ class Game:
             hands = tuple(None if s == seat else self.hands[s] for s in range(self.n))
         else:
             hands = tuple(self.hands[s] if s == seat else None for s in range(self.n))
+        return self._view(seat, hands, tuple(self.legal_actions(seat)))
+
+    def public_view(self) -> View:
+        """What a spectator may know now: the view with ``seat`` None, every hand hidden
+        (in pbmserv's blind hand too) and no legal actions."""
+        return self._view(None, (None,) * self.n, ())
+
+    def _view(self, seat: int | None, hands: tuple[int | None, ...],
+              legal: tuple[Action, ...]) -> View:
         return View(
             rules=self.rules, seat=seat, players=self.players, phase=self.phase,
             hand_number=self.hand_number, cards_dealt=self.cards, dealer=self.dealer,
@@ -637,8 +687,10 @@ class Game:
             trick=tuple(self.trick), tricks=tuple(self.tricks),
             tricks_won=tuple(self.tricks_won), scores=tuple(self.scores),
             hands_played=tuple(self.hands_played),
-            legal_actions=tuple(self.legal_actions(seat)),
+            legal_actions=legal,
             blind=self.blind and self.phase == BIDDING,
+            hooked_bid=self.hooked_bid(), changeable=self._changeable_seat(),
+            winners=tuple(self.winners),
         )
 
     def copy(self) -> Game:

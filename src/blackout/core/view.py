@@ -8,14 +8,48 @@ played so far, tricks taken and scores.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 from blackout.core.actions import Action, BidAction
 from blackout.core.cards import SUIT_MASKS, Card, Suit, cards_in
 from blackout.core.rules import Rules
 
-__all__ = ["HandResult", "Trick", "View"]
+__all__ = ["HandResult", "Phase", "Trick", "View", "trick_winner", "trick_winner_position"]
+
+
+class Phase(StrEnum):
+    """Whose decision of what kind the game waits for.  A ``StrEnum``: each member
+    equals its value, so ``view.phase == "bid"`` still holds."""
+
+    BID = "bid"
+    TRUMP = "trump"
+    PLAY = "play"
+    OVER = "over"
+
+
+def trick_winner_position(cards: Sequence[int], trump: int) -> int:
+    """The position (0 = the lead) of the card that wins a trick: the highest trump, else
+    the highest card of the suit led.  ``trump`` is a suit number, or -1 for no trump."""
+    best = cards[0]
+    best_pos = 0
+    for pos in range(1, len(cards)):
+        card = cards[pos]
+        if card // 13 == best // 13:
+            if card > best:
+                best, best_pos = card, pos
+        elif card // 13 == trump:
+            best, best_pos = card, pos
+    return best_pos
+
+
+def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players: int) -> int:
+    """The seat that wins a trick led by ``leader`` (so far, for an unfinished trick)."""
+    position = trick_winner_position(cards, -1 if trump is None else int(trump))
+    return (leader + position) % players
+
 
 
 class Trick(NamedTuple):
@@ -54,19 +88,23 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """Everything seat ``seat`` may know now, and nothing more.
+    """Everything seat ``seat`` may know now, and nothing more; with ``seat`` None,
+    what a spectator may know (every hand hidden, no legal actions).
 
     ``hands[s]`` is a bit mask of seat ``s``'s unplayed cards when this seat may see
     them, else ``None``: normally only ``hands[seat]`` is known; in pbmserv's blind
     first hand it is the other way round.  ``trick`` is the trick in progress as
     ``(seat, card)`` pairs, ``tricks`` the finished tricks of this hand.
     ``legal_actions`` is what this seat may do now (empty when it has nothing to do).
+    ``hooked_bid`` is the bid the hook forbids the seat to move and the rules' sentence
+    why; ``changeable`` the seat that may still change its bid (Potomac);
+    ``winners`` the winning seats once the game is over.
     """
 
     rules: Rules
-    seat: int
+    seat: int | None
     players: tuple[str, ...]
-    phase: str
+    phase: Phase
     hand_number: int
     cards_dealt: int
     dealer: int
@@ -86,11 +124,34 @@ class View:
     hands_played: tuple[HandResult, ...]
     legal_actions: tuple[Action, ...]
     blind: bool = False
+    hooked_bid: tuple[int, str] | None = None
+    changeable: int | None = None
+    winners: tuple[int, ...] = ()
 
     @property
     def hand(self) -> int:
-        """This seat's own cards as a mask (0 when it cannot see them: the blind hand)."""
-        return self.hands[self.seat] or 0
+        """This seat's own cards as a mask (0 when it cannot see them: the blind hand,
+        or a spectator's view)."""
+        return 0 if self.seat is None else self.hands[self.seat] or 0
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat still holds: public, whoever may see the cards."""
+        played = [0] * len(self.players)
+        for trick in self.tricks:
+            for position in range(len(trick.cards)):
+                played[trick.seat_of(position, len(self.players))] += 1
+        for seat, _ in self.trick:
+            played[seat] += 1
+        if self.phase == Phase.OVER:
+            return tuple(0 for _ in self.players)
+        return tuple(self.cards_dealt - p for p in played)
+
+    def winning(self) -> int | None:
+        """The seat winning the trick in progress so far (None before its first card)."""
+        if not self.trick:
+            return None
+        return trick_winner(self.trick[0][0], [c for _, c in self.trick], self.trump,
+                            len(self.players))
 
     @property
     def my_cards(self) -> list[Card]:

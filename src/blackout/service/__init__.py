@@ -1,9 +1,10 @@
-"""The server's service layer: accounts, games, moves and the events they cause.
-
-No HTTP, no argument parsing: the command language (:mod:`blackout.commands`), the
-command line and the mail gateway all call :class:`Service` and nothing else.
+"""The server's service layer: accounts, sessions, tables, the runner of computer
+players, read queries and the event bus (:class:`Services`); :class:`Service` is the
+password-carrying front the command language, the command line and the mail gateway use.
+No HTTP, no SMTP: events go out after commit.
 """
 
+from blackout.service import errors
 from blackout.service.errors import ServiceError
 from blackout.service.events import (
     Event,
@@ -16,6 +17,7 @@ from blackout.service.events import (
     SeatTakenOver,
 )
 from blackout.service.server import BOT_PREFIX, FIRST_BOARD, Outcome, Service, Snapshot
+from blackout.service.services import Services
 from blackout.service.standings import Standing, ratings, standings
 
 __all__ = [
@@ -32,8 +34,10 @@ __all__ = [
     "SeatTakenOver",
     "Service",
     "ServiceError",
+    "Services",
     "Snapshot",
     "Standing",
+    "errors",
     "ratings",
     "standings",
 ]

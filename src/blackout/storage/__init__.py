@@ -8,11 +8,14 @@ from blackout.storage.database import DATABASE_ENV, Database, default_url
 from blackout.storage.models import (
     Account,
     Base,
+    EventRow,
     GameRow,
+    LoginThrottle,
     MoveRow,
     OutboxMail,
     QueuedMove,
     SeatRow,
+    SessionRow,
 )
 
 __all__ = [
@@ -20,10 +23,13 @@ __all__ = [
     "Account",
     "Base",
     "Database",
+    "EventRow",
     "GameRow",
+    "LoginThrottle",
     "MoveRow",
     "OutboxMail",
     "QueuedMove",
     "SeatRow",
+    "SessionRow",
     "default_url",
 ]

@@ -9,6 +9,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -43,12 +44,28 @@ class GameRow(Base):
     options: Mapped[str] = mapped_column(Text)  # JSON of Rules.options()
     seed: Mapped[int] = mapped_column(BigInteger)
     players: Mapped[str] = mapped_column(Text)  # JSON list, in challenge order
-    status: Mapped[str] = mapped_column(String(16), default="active")  # active|over|forfeited
+    # waiting (seats still open) | active | over | forfeited
+    status: Mapped[str] = mapped_column(String(16), default="active")
     result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON
     created_at: Mapped[datetime] = mapped_column(DateTime)
     last_move_at: Mapped[datetime] = mapped_column(DateTime)
     reminded_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # A live (web) table: bots keep a human pace there and the move clock is short.
+    live: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A private table is joined only with its invite code (shown to its players).
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # Seconds per move (None: no clock); the turn started at ``last_move_at``.
+    clock_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Kept in the move's transaction: the position cache checks it, the event stream
+    # resumes from it.
+    move_count: Mapped[int] = mapped_column(Integer, default=0)
+    last_event: Mapped[int] = mapped_column(Integer, default=0)
+    # A runner thinking for the seat to move at this move number, until the lease ends:
+    # no other process thinks for the same turn meanwhile.
+    claimed_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class SeatRow(Base):
@@ -60,6 +77,12 @@ class SeatRow(Base):
     # Who moves for the seat now: a userid or "bot:NAME" (after a resign or a timeout).
     controller: Mapped[str] = mapped_column(String(32), index=True)
     resigned: Mapped[bool] = mapped_column(Boolean, default=False)
+    # An invited seat waits for its player to join; an open seat has no name yet.
+    joined: Mapped[bool] = mapped_column(Boolean, default=True)
+    # A live player's connection: away for longer than the grace period, a computer
+    # player moves for them until they come back.
+    connected: Mapped[bool] = mapped_column(Boolean, default=False)
+    disconnected_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class MoveRow(Base):
@@ -75,6 +98,45 @@ class MoveRow(Base):
     kind: Mapped[str] = mapped_column(String(8))  # player|queued|bot
     comment: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class EventRow(Base):
+    """The board's event log: numbered codec JSON, appended in the transaction of the
+    change it tells about (so a reconnecting client can be sent what it missed)."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_events_game_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class SessionRow(Base):
+    """A login: only the SHA-256 of its random token is stored."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    userid: Mapped[str] = mapped_column(ForeignKey("accounts.userid"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    last_used_at: Mapped[datetime] = mapped_column(DateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class LoginThrottle(Base):
+    """Failed logins counted per key: an account, a source, or an account from one
+    source (keys are stored hashed).  ``known`` marks a source that has logged in to
+    the account before: the account-wide lock does not shut it out."""
+
+    __tablename__ = "login_throttle"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    known: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class QueuedMove(Base):

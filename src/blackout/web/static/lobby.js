@@ -1,5 +1,6 @@
 // The lobby: sign in or up, start a table (preset, its options, seats), tables to join or watch.
 import { api, escapeHtml, whoAmI } from "./api.js";
+import { cardFace } from "./cards.js";
 
 const CLOCKS = [[null, "No move clock"], [15, "15 seconds a move"], [30, "30 seconds a move"],
   [60, "1 minute a move"], [300, "5 minutes a move"], [86400, "1 day a move (by mail)"]];
@@ -16,6 +17,12 @@ export async function showLobby(root) {
         <button type="button" class="link" id="sign-out">Sign out</button>` : ""}</span>
     </header>
     <div class="lobby">
+      <section class="hero" aria-label="welcome">
+        <div class="hero-fan" aria-hidden="true">${["AS", "KH", "QC", "JD", "10S"].map((c) =>
+          `<span class="hero-card">${cardFace(c)}</span>`).join("")}</div>
+        <div><h1>Blackout</h1><p>Oh Hell! and its family — bid exactly the tricks you will take.
+          Play with friends and computer players, or watch a game.</p></div>
+      </section>
       <p class="notice" id="lobby-notice" role="alert" hidden></p>
       ${me ? `<section class="panel" id="new-table"><h2>New table</h2><p>Loading the games…</p></section>`
            : accountForms()}
@@ -193,6 +200,7 @@ function optionControl(opt) {
 }
 
 function optionRows(fieldset, options) {
+  fieldset.hidden = options.length === 0;
   fieldset.innerHTML = `<legend>House rules</legend>` + options.map((opt) =>
     `<div class="option"><label for="opt-${opt.name}">${optionLabel(opt.name)}</label>
       ${optionControl(opt)}<p class="help">${escapeHtml(opt.help)}</p></div>`).join("");
@@ -228,7 +236,7 @@ function readOptions(fieldset, options) {
 
 function seatText(seat) {
   if (seat.kind === "open") return "<i>open</i>";
-  if (seat.kind === "bot") return `computer (${escapeHtml(seat.bot ?? "basic")})`;
+  if (seat.kind === "bot") return `${escapeHtml(seat.bot ?? "basic")} bot`;
   return escapeHtml(seat.player);
 }
 

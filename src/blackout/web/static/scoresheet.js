@@ -15,7 +15,8 @@ function signed(n) {
 
 export function trumpText(trump) {
   if (trump === null || trump === undefined || trump === "NT") return "No trump";
-  return `${suitIcon(trump)} ${SUIT_NAMES[trump].replace(/^./, (c) => c.toUpperCase())}`;
+  return `${suitIcon(trump)} <span class="trump-word">${
+    SUIT_NAMES[trump].replace(/^./, (c) => c.toUpperCase())}</span>`;
 }
 
 function bidText(bid) {

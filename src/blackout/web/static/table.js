@@ -98,14 +98,26 @@ class TableScreen {
         if (finished) {
           this.lastTrick = finished;
           this.held = finished;
-          this.draw();
+          this.safeDraw();
           await new Promise((r) => setTimeout(r, TRICK_HOLD_MS));
           this.held = null;
         }
-        this.draw();
+        this.safeDraw();
       }
     } finally {
       this.drawing = false;
+      this.held = null;
+    }
+  }
+
+  /** Draw, and if the state cannot be drawn say so in a sentence (the details go to the
+   * console for developers, never onto the table). */
+  safeDraw() {
+    try {
+      this.draw();
+    } catch (err) {
+      console.error("could not draw the table", err, err?.stack);
+      this.say("This table could not be shown properly; reloading the page may help.", "error");
     }
   }
 
@@ -271,20 +283,22 @@ class TableScreen {
     return this.shown?.you?.seat ?? null;
   }
 
-  names() {
-    const t = this.shown;
-    return t.view?.players ?? t.seats.map(seatLabel);
-  }
-
   draw() {
     const t = this.shown;
     const focused = document.activeElement?.dataset?.action;
+    // What the screen shows, for anyone (a test, an assistive tool) that waits on it.
+    Object.assign(this.$(".table-page").dataset, {
+      event: t.event, nextMove: t.next_move, status: t.status, phase: t.view?.phase ?? "",
+      held: this.held ? "trick" : "",
+    });
     this.$("#title").textContent = `${t.title ?? t.variant} · table ${t.board}`;
     this.$("#hand-info").innerHTML = handInfo(t.view);
     this.$("#trump-info").innerHTML = t.view ? trumpInfo(t.view) : "";
     this.$("#last-button").hidden = !t.view;
     this.$("#sheet-button").hidden = !t.view;
     this.$("#resign").hidden = !(t.status === "active" && this.seat !== null);
+    this.$(".table-body").classList.toggle("over", Boolean(t.view) && (t.status !== "active" ||
+      t.view.phase === "over"));
     if (!t.view) {
       this.$("#felt").innerHTML = this.waitingHtml();
       this.$("#mine").innerHTML = "";
@@ -342,19 +356,26 @@ class TableScreen {
       ? trick.cards.map((card, i) => ({ seat: (trick.leader + i) % n, card }))
       : (v.trick ?? []);
     const winner = trick ? trick.winner : v.winning;
+    const tag = trick ? "takes it" : "winning";
+    // Only a card that was not on the table at the last drawing slides in.
+    const before = this.onTable ?? new Set();
+    this.onTable = new Set(plays.map((p) => p.card));
     const cards = plays.map(({ seat, card }) => {
-      return `<div class="trick-card ${seat === winner ? "winning" : ""}" style="${placeAt((seat - bottom + n) % n, n, "trick")}"
-        role="img" aria-label="${escapeHtml(v.players[seat])}: ${cardName(card)}">${cardFace(card)}</div>`;
+      const wins = seat === winner;
+      const fresh = before.has(card) ? "" : "arrive";
+      return `<div class="trick-card ${wins ? "winning" : ""} ${fresh}" style="${placeAt((seat - bottom + n) % n, n, "trick")}"
+        role="img" aria-label="${escapeHtml(nameOf(v, seat))}: ${cardName(card)}${wins ? `, ${tag}` : ""}">
+        ${cardFace(card)}${wins ? `<span class="tag">${tag}</span>` : ""}</div>`;
     });
     let caption = "";
-    if (trick) caption = `${escapeHtml(v.players[trick.winner])} takes the trick`;
+    if (trick) caption = `${nameOf(v, trick.winner)} takes the trick`;
     else if (plays.length && winner !== null && winner !== undefined) {
-      caption = `${escapeHtml(v.players[winner])} is winning`;
+      caption = `${nameOf(v, winner)} is winning the trick`;
     }
-    const turnUp = v.turn_up ? `<div class="turn-up" role="img" aria-label="turned up: ${cardName(v.turn_up)}">
-      ${cardFace(v.turn_up)}<span>turned up</span></div>` : "";
+    const turnUp = v.turn_up ? `<div class="turn-up" role="img" title="turned up: ${cardName(v.turn_up)}"
+      aria-label="turned up: ${cardName(v.turn_up)}">${cardFace(v.turn_up)}</div>` : "";
     return `${turnUp}${plates.join("")}<div class="trick" aria-label="the trick">${cards.join("")}</div>
-      <p class="trick-caption" aria-live="polite">${caption}</p>`;
+      <p class="visually-hidden" aria-live="polite">${escapeHtml(caption)}</p>`;
   }
 
   plateHtml(s) {
@@ -366,12 +387,13 @@ class TableScreen {
     const chips = [];
     if (v.dealer === s) chips.push(`<span class="chip dealer" title="dealer">D</span>`);
     if (v.declarer === s) chips.push(`<span class="chip declarer" title="declarer: names trump">declarer</span>`);
-    if (seatInfo.kind === "bot") chips.push(`<span class="chip bot" title="computer player">${escapeHtml(seatInfo.bot ?? "bot")}</span>`);
     if (seatInfo.away) chips.push(`<span class="chip away" title="a computer player is moving for them">away</span>`);
-    else if (seatInfo.kind === "human" && seatInfo.connected === false) chips.push(`<span class="chip away">offline</span>`);
+    else if (seatInfo.kind === "human" && seatInfo.connected === false && s !== this.seat) {
+      chips.push(`<span class="chip away">offline</span>`);
+    }
     return `<div class="plate ${turn ? "turn" : ""} ${s === this.seat ? "me" : ""} ${team}" data-seat="${s}">
-      <div class="name">${escapeHtml(v.players[s])}${s === this.seat ? " (you)" : ""} ${chips.join("")}</div>
-      <div class="stat">${bidStat(v, s)} · took <b>${v.tricks_won[s]}</b></div>
+      <div class="name">${escapeHtml(nameOf(v, s))}${s === this.seat ? " (you)" : ""} ${chips.join("")}</div>
+      <div class="stat"><span>${bidStat(v, s)}</span> <span>took <b>${v.tricks_won[s]}</b></span></div>
       <div class="score">score ${v.scores[s]}${turn ? ` <span class="clock" data-clock></span>` : ""}</div>
     </div>`;
   }
@@ -393,7 +415,7 @@ class TableScreen {
     const t = this.shown;
     const v = t.view;
     const legal = v.legal_actions ?? [];
-    const name = (s) => escapeHtml(v.players[s]);
+    const name = (s) => escapeHtml(nameOf(v, s));
     const hint = `<button type="button" class="hint" data-command="hint" title="the expert's suggestion">Hint</button>`;
     if (this.seat === null) {
       return `<div class="actions"><p class="prompt">You are watching. ${v.to_move !== null
@@ -404,13 +426,13 @@ class TableScreen {
       const change = !mine;
       const blind = v.blind ? `<p class="help">Blind hand: you see everyone's card but your own.
         After the bids the trick plays itself.</p>` : "";
-      return `<div class="actions">${blind}<p class="prompt">${change
+      return `<div class="actions ${change ? "" : "my-turn"}">${blind}<p class="prompt">${change
         ? `Change your bid while ${name(v.to_move)} has not bid:` : "Your bid:"}</p>
         <div class="bids" role="group" aria-label="bids">${bidButtons(v, legal, change)}</div>
         ${mine ? hint : ""}</div>`;
     }
     if (v.phase === "trump" && mine) {
-      return `<div class="actions"><p class="prompt">You are declarer: name trump.</p>
+      return `<div class="actions my-turn"><p class="prompt">You are declarer: name trump.</p>
         <div class="bids trumps" role="group" aria-label="trump">${["S", "H", "C", "D", "NT"].map((s) =>
           `<button type="button" class="bid trump-choice" data-action="trump ${s}"
             aria-label="${s === "NT" ? "no trump" : `trump ${suitWord(s)}`}">${trumpText(s)}</button>`).join("")}
@@ -418,7 +440,7 @@ class TableScreen {
     }
     if (v.phase === "play" && mine) {
       const lead = v.trick?.length ? parseCard(v.trick[0].card)?.suit : null;
-      return `<div class="actions"><p class="prompt">Your turn: play a card${lead
+      return `<div class="actions my-turn"><p class="prompt">Your turn: play a card${lead
         ? ` (follow ${suitIcon(lead)} if you can)` : ""}.</p>${hint}</div>`;
     }
     if (v.to_move === null || v.to_move === undefined) return `<div class="actions"></div>`;
@@ -449,12 +471,15 @@ class TableScreen {
     const hand = this.$(".hand");
     if (!hand) return;
     const cards = [...hand.children];
-    const width = hand.clientWidth || window.innerWidth;
+    hand.style.maxWidth = "";
+    const width = (hand.clientWidth || window.innerWidth) - 12; // less the padding
     const cardWidth = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 64;
     const rows = cards.length > 1 && (width - cardWidth) / (cards.length - 1) < cardWidth * 0.36 ? 2 : 1;
     const perRow = Math.ceil(cards.length / rows);
     const step = Math.min(cardWidth * 0.62, (width - cardWidth - 8) / Math.max(perRow - 1, 1));
     hand.classList.toggle("two-rows", rows === 2);
+    // Two rows: the hand is exactly one row wide, so the second row starts where it should.
+    if (rows === 2) hand.style.maxWidth = `${cardWidth + (perRow - 1) * step + 14}px`;
     cards.forEach((card, i) => {
       const inRow = i % perRow;
       const count = Math.min(perRow, cards.length - Math.floor(i / perRow) * perRow);
@@ -475,13 +500,13 @@ class TableScreen {
       this.variants?.find((x) => x.name === t.variant)?.options?.find((o) => o.name === "tiebreak")?.default;
     const headline = t.status === "forfeited" ? `<p class="help">The game ended early (forfeited).</p>` : "";
     return `<section class="game-over" aria-label="final standings">${headline}
-      ${standings(result.scores, result.winners ?? [], v.players, tiebreak, isTeams(t))}
+      ${standings(result.scores, result.winners ?? [], displayNames(v), tiebreak, isTeams(t))}
       <h3>Score sheet</h3>${this.sheetHtml()}<p><a class="button" href="/">Back to the lobby</a></p></section>`;
   }
 
   sheetHtml() {
     const v = this.shown?.view;
-    return v ? scoreSheet(v.hands_played, v.players) : "";
+    return v ? scoreSheet(v.hands_played, displayNames(v)) : "";
   }
 
   lastTrickHtml() {
@@ -492,7 +517,7 @@ class TableScreen {
     return `<ol class="last-trick">${trick.cards.map((card, i) => {
       const seat = (trick.leader + i) % n;
       return `<li class="${seat === trick.winner ? "winning" : ""}"><span class="small-card" role="img"
-        aria-label="${cardName(card)}">${cardFace(card)}</span><span>${escapeHtml(v.players[seat])}${
+        aria-label="${cardName(card)}">${cardFace(card)}</span><span>${escapeHtml(nameOf(v, seat))}${
         i === 0 ? " (led)" : ""}${seat === trick.winner ? " — took it" : ""}</span></li>`;
     }).join("")}</ol>`;
   }
@@ -555,10 +580,24 @@ function placeAt(r, n, which) {
   return `left:calc(50% + var(${rx}) * ${cos});top:calc(50% + var(${ry}) * ${sin})`;
 }
 
+/** "bot:basic-2" -> "basic bot 2": computer players by what they are. */
+export function displayName(player) {
+  const bot = /^bot:([a-z]+)(?:-(\d+))?$/.exec(player ?? "");
+  return bot ? `${bot[1]} bot${bot[2] ? ` ${bot[2]}` : ""}` : (player ?? "");
+}
+
+function nameOf(v, seat) {
+  return displayName(v.players[seat]);
+}
+
+function displayNames(v) {
+  return v.players.map(displayName);
+}
+
 function seatLabel(s) {
   if (s.kind === "open") return "open seat";
-  if (s.kind === "bot" && !s.player) return `computer (${s.bot})`;
-  return s.player ?? "";
+  if (s.kind === "bot" && !s.player) return `${s.bot} bot`;
+  return displayName(s.player);
 }
 
 function isTeams(t) {
@@ -581,7 +620,7 @@ function describeAction(action) {
 
 function handInfo(v) {
   if (!v) return "";
-  const total = v.hands_total ? ` of ${v.hands_total}` : "";
+  const total = v.hands_total >= v.hand_number ? ` of ${v.hands_total}` : "";
   return `Hand ${v.hand_number}${total}, ${v.cards_dealt} card${v.cards_dealt === 1 ? "" : "s"}`;
 }
 

@@ -1,0 +1,363 @@
+"""Live tables under load: ``blackout serve`` played by a load client over real WebSockets.
+
+    python bench/server.py                       # SQLite, then PostgreSQL, then 2 processes
+    python bench/server.py --configs sqlite --tables 50 --seconds 20
+
+Each configuration starts fresh: a new database, ``blackout serve`` process(es) on free
+ports of 127.0.0.1, then the load client in a process of its own, pinned to one core
+(``--client-cpu``, so it cannot eat the servers' cores; its measured share is reported).
+The client seats ``--tables`` tables of the standard game (13 hands, 4 seats: two scripted
+people and two ``bot:basic``), opens a WebSocket per person and one spectator per table,
+and plays: a person whose turn the stream announces waits ``--think`` seconds (random,
+±50 %) and posts a random legal move with its move number.  Over the ``--seconds`` window
+it records, for every move a person made, the time from sending the move until all three
+clients at that table had the move's last event (p50, p99), the moves per second of every
+seat (people and bots, counted from the spectators' streams), and the servers' CPU seconds
+per move (from /proc).
+
+``--potomac`` (on by default) then plays one long Potomac game (4 people, hands 13..1..13)
+through the API and reports the median time of a move near move 10 and near move 300.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.web.live import postgres_database  # the tests' own fresh database
+
+USERS = 40
+LONG_GAME_MOVES = 320  # the Potomac game is played this far (13..1..13 has about 800)
+PASSWORD = "bench-password"
+PG_DEFAULT = "postgresql+psycopg://root@127.0.0.1:5432/test"
+
+
+# -- the orchestrator -----------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--configs", default="sqlite,postgresql,postgresql-2",
+                        help="comma-separated: sqlite, postgresql, postgresql-2")
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=40.0, help="measured window")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
+    parser.add_argument("--think", type=float, default=2.0,
+                        help="a scripted person's mean thinking time (seconds)")
+    parser.add_argument("--bot-pace", type=float, default=0.8)
+    parser.add_argument("--pg-url", default=os.environ.get("BLACKOUT_TEST_POSTGRES_URL",
+                                                           PG_DEFAULT))
+    parser.add_argument("--client-cpu", type=int, default=1, help="core the client runs on")
+    parser.add_argument("--no-potomac", dest="potomac", action="store_false")
+    parser.add_argument("--client", help=argparse.SUPPRESS)  # the load client's own role
+    args = parser.parse_args()
+    if args.client:
+        asyncio.run(LoadClient(json.loads(args.client)).run())
+        return
+    results = []
+    for config in args.configs.split(","):
+        with database(config, args.pg_url) as url:
+            sign_up(url)
+            with servers(url, 2 if config.endswith("-2") else 1, args.bot_pace) as running:
+                results.append(measure(config, running, args))
+                print(json.dumps(results[-1]), flush=True)
+    if args.potomac:
+        with database("sqlite", args.pg_url) as url:
+            sign_up(url)
+            with servers(url, 1, 0.0) as running:
+                results.append(move_cost(running[0]))
+                print(json.dumps(results[-1]), flush=True)
+    print(report(results, args))
+
+
+@contextmanager
+def database(config: str, pg_url: str):
+    """A fresh database: a SQLite file, or a new PostgreSQL database dropped afterwards."""
+    if config == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{folder}/bench.db"
+        return
+    yield from postgres_database(pg_url)
+
+
+def sign_up(url: str) -> None:
+    from blackout.service import Services
+
+    services = Services.open(url=url)
+    try:
+        for i in range(USERS):
+            services.accounts.signup(f"p{i}", f"p{i}@example.org", PASSWORD)
+    finally:
+        services.close()
+
+
+class Server:
+    def __init__(self, url: str, bot_pace: float) -> None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.base = f"127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "blackout.cli.main", "serve", "--port", str(self.port),
+             "--db", url, "--bot-pace", str(bot_pace), "--log-level", "warning"],
+            stderr=subprocess.PIPE, text=True)
+
+    def wait_ready(self) -> None:
+        import httpx
+
+        for _ in range(300):
+            if self.process.poll() is not None:
+                raise SystemExit(f"server exited: {self.process.stderr.read()}")
+            try:
+                httpx.get(f"http://{self.base}/api/variants", timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise SystemExit("server did not start")
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) the server process has used."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@contextmanager
+def servers(url: str, count: int, bot_pace: float):
+    running = [Server(url, bot_pace) for _ in range(count)]
+    try:
+        for server in running:
+            server.wait_ready()
+        yield running
+    finally:
+        for server in running:
+            server.stop()
+
+
+def measure(config: str, running: list[Server], args: argparse.Namespace) -> dict[str, Any]:
+    plan = {"bases": [s.base for s in running], "tables": args.tables, "think": args.think,
+            "seconds": args.seconds, "warmup": args.warmup, "cpu": args.client_cpu}
+    client = subprocess.Popen([sys.executable, __file__, "--client", json.dumps(plan)],
+                              stdout=subprocess.PIPE, text=True)
+    assert client.stdout is not None
+    cpu_start = cpu_end = 0.0
+    outcome: dict[str, Any] = {}
+    for line in client.stdout:
+        if line.startswith("START"):
+            cpu_start = sum(s.cpu() for s in running)
+        elif line.startswith("END"):
+            cpu_end = sum(s.cpu() for s in running)
+        elif line.startswith("{"):
+            outcome = json.loads(line)
+    client.wait()
+    moves = outcome.get("moves", 0)
+    outcome.update(config=config, processes=len(running), server_cpu=cpu_end - cpu_start,
+                   cpu_per_move_ms=1000 * (cpu_end - cpu_start) / moves if moves else None)
+    return outcome
+
+
+def move_cost(server: Server) -> dict[str, Any]:
+    """One long Potomac game, four people, one move at a time: time per move by number."""
+    import httpx
+
+    base = f"http://{server.base}"
+    tokens = [httpx.post(f"{base}/api/session", json={"userid": f"p{i}", "password": PASSWORD}
+                         ).json()["token"] for i in range(4)]
+    clients = [httpx.Client(base_url=base, headers={"Authorization": f"Bearer {t}"},
+                            timeout=30) for t in tokens]
+    board = clients[0].post("/api/tables", json={
+        "variant": "potomac", "options": {}, "seats": [f"p{i}" for i in range(4)]}).json()["board"]
+    for client in clients[1:]:
+        client.post(f"/api/tables/{board}/join", json={})
+    rng = random.Random(1)
+    times: dict[int, float] = {}
+    cpu: dict[int, float] = {}
+    seats = {seat["seat"]: int(seat["player"][1:])
+             for seat in clients[0].get(f"/api/tables/{board}").json()["seats"]}
+    number = 0
+    while number < LONG_GAME_MOVES:
+        public = httpx.get(f"{base}/api/tables/{board}").json()
+        if public["status"] != "active":
+            break
+        mover = seats[public["view"]["to_move"]]
+        state = clients[mover].get(f"/api/tables/{board}").json()
+        number = state["next_move"]
+        action = rng.choice(state["view"]["legal_actions"])
+        cpu_before, start = server.cpu(), time.perf_counter()
+        answer = clients[mover].post(f"/api/tables/{board}/moves",
+                                     json={"action": action, "expect": number})
+        times[number] = time.perf_counter() - start
+        cpu[number] = server.cpu() - cpu_before
+        assert answer.status_code == 200, answer.text
+
+    def around(n: int) -> dict[str, float]:
+        window = [m for m in times if n - 10 <= m < n + 10]
+        return {"moves": len(window),
+                "median_ms": 1000 * statistics.median(times[m] for m in window),
+                "cpu_ms": 1000 * sum(cpu[m] for m in window) / len(window)}
+
+    return {"config": "potomac-long", "moves_played": max(times), "at_10": around(10),
+            "at_300": around(300)}
+
+
+def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
+    lines = [f"{args.tables} tables, think {args.think} s, bot pace {args.bot_pace} s, "
+             f"{args.seconds:.0f} s measured after {args.warmup:.0f} s",
+             "config          procs  moves/s  p50 ms  p99 ms  CPU/move ms  client CPU share"]
+    for r in results:
+        if r["config"] == "potomac-long":
+            lines.append(f"Potomac, 4 people, one move at a time: move ~10 "
+                         f"{r['at_10']['median_ms']:.1f} ms ({r['at_10']['cpu_ms']:.1f} ms "
+                         f"server CPU), move ~300 {r['at_300']['median_ms']:.1f} ms "
+                         f"({r['at_300']['cpu_ms']:.1f} ms server CPU)")
+            continue
+        lines.append(f"{r['config']:<15} {r['processes']:>5}  {r['moves_per_s']:>7.1f}  "
+                     f"{r['p50_ms']:>6.1f}  {r['p99_ms']:>6.1f}  {r['cpu_per_move_ms']:>11.2f}"
+                     f"  {100 * r['client_cpu_share']:>5.1f} % of 2 cores "
+                     f"({r['measured_moves']} person moves timed, {r['missing']} not seen)")
+    return "\n".join(lines)
+
+
+# -- the load client (its own process) --------------------------------------------------------
+
+
+class LoadClient:
+    def __init__(self, plan: dict[str, Any]) -> None:
+        self.plan = plan
+        self.rng = random.Random(7)
+        self.tokens: dict[str, str] = {}
+        self.arrivals: dict[tuple[int, int], list[float]] = {}  # (board, n) -> times seen
+        self.sent: list[tuple[int, int, float]] = []  # (board, last event n, time sent)
+        self.counted: list[tuple[float, str]] = []  # (time, event type) from spectators
+        self.measuring = False
+        self.pending: set[asyncio.Task[None]] = set()  # moves being thought about or sent
+
+    async def run(self) -> None:
+        import httpx
+
+        os.sched_setaffinity(0, {self.plan["cpu"]})
+        bases = self.plan["bases"]
+        async with httpx.AsyncClient(timeout=60,
+                                     limits=httpx.Limits(max_connections=200)) as http:
+            self.http = http
+            for i in range(USERS):
+                answer = await http.post(f"http://{bases[0]}/api/session",
+                                         json={"userid": f"p{i}", "password": PASSWORD})
+                self.tokens[f"p{i}"] = answer.json()["token"]
+            tasks = []
+            for t in range(self.plan["tables"]):
+                base = bases[t % len(bases)]
+                people = [f"p{(2 * t) % USERS}", f"p{(2 * t + 1) % USERS}"]
+                board = await self.seat(base, people)
+                tasks.append(asyncio.create_task(self.watch(base, board, None)))
+                tasks += [asyncio.create_task(self.watch(base, board, p)) for p in people]
+            await asyncio.sleep(self.plan["warmup"])
+            cpu0, wall0 = cpu_seconds(), time.monotonic()
+            print("START", flush=True)
+            self.measuring = True
+            await asyncio.sleep(self.plan["seconds"])
+            self.measuring = False
+            cpu1, wall1 = cpu_seconds(), time.monotonic()
+            print("END", flush=True)
+            for task in tasks:
+                task.cancel()
+        print(json.dumps(self.summary(wall1 - wall0, cpu1 - cpu0)), flush=True)
+
+    async def seat(self, base: str, people: list[str]) -> int:
+        first, second = people
+        answer = await self.http.post(
+            f"http://{base}/api/tables", headers=self.auth(first),
+            json={"variant": "standard", "options": {},
+                  "seats": [first, "bot:basic", second, "bot:basic"]})
+        board = answer.json()["board"]
+        await self.http.post(f"http://{base}/api/tables/{board}/join", json={},
+                             headers=self.auth(second))
+        return board
+
+    def auth(self, userid: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[userid]}"}
+
+    async def watch(self, base: str, board: int, userid: str | None) -> None:
+        from websockets.asyncio.client import connect
+
+        query = f"?token={self.tokens[userid]}" if userid else ""
+        async with connect(f"ws://{base}/api/tables/{board}/live{query}",
+                           max_size=2**24, ping_interval=None) as socket:
+            moving = -1
+            async for text in socket:
+                now = time.monotonic()
+                message = json.loads(text)
+                if message["type"] == "event":
+                    self.arrivals.setdefault((board, message["n"]), []).append(now)
+                    kind = message["event"]["type"]
+                    if userid is None and self.measuring and kind in (
+                            "bid", "bid_changed", "trump", "card"):
+                        self.counted.append((now, kind))
+                    continue
+                table = message["table"]
+                view = table["view"]
+                if (userid and table["status"] == "active" and view
+                        and view["to_move"] == view["seat"] and view["legal_actions"]
+                        and table["next_move"] != moving):
+                    moving = table["next_move"]
+                    self.pending.add(task := asyncio.create_task(
+                        self.move(base, board, userid, table)))
+                    task.add_done_callback(self.pending.discard)
+
+    async def move(self, base: str, board: int, userid: str, table: dict[str, Any]) -> None:
+        await asyncio.sleep(self.plan["think"] * self.rng.uniform(0.5, 1.5))
+        action = self.rng.choice(table["view"]["legal_actions"])
+        sent = time.monotonic()
+        answer = await self.http.post(f"http://{base}/api/tables/{board}/moves",
+                                      headers=self.auth(userid),
+                                      json={"action": action, "expect": table["next_move"]})
+        if answer.status_code == 200 and self.measuring:
+            self.sent.append((board, answer.json()["event"], sent))
+
+    def summary(self, wall: float, cpu: float) -> dict[str, Any]:
+        latencies, missing = [], 0
+        for board, n, sent in self.sent:
+            seen = self.arrivals.get((board, n), [])
+            if len(seen) < 3:
+                missing += 1
+                continue
+            latencies.append(max(seen) - sent)
+        latencies.sort()
+
+        def pct(p: float) -> float:
+            return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))] \
+                if latencies else float("nan")
+
+        return {"moves": len(self.counted), "moves_per_s": len(self.counted) / wall,
+                "measured_moves": len(latencies), "missing": missing,
+                "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+                "client_cpu_share": cpu / wall / 2, "wall": wall}
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+if __name__ == "__main__":
+    main()

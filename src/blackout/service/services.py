@@ -1,0 +1,89 @@
+"""The service of parts, as the fronts use it (see /work/SERVICE_INTERFACE.md):
+
+* ``accounts`` and ``sessions``: sign-up, password checks with the login throttle,
+  opaque session tokens;
+* ``tables``: create, join, leave, move, queue, resign, chat, presence;
+* ``queries``: plain data (views, the event log, records, ratings);
+* ``runner``: computer players and clocks, off the request path;
+* ``bus``: events after commit, to any number of subscribers, across processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import text
+
+from blackout import bots
+from blackout.service.accounts import Accounts
+from blackout.service.bus import Bus, channel_for
+from blackout.service.errors import BadRequest
+from blackout.service.queries import Queries
+from blackout.service.runner import Runner
+from blackout.service.sessions import Sessions
+from blackout.service.store import BOT_PREFIX, Store
+from blackout.service.tables import Tables
+from blackout.storage import Database
+
+#: Seconds a computer player with a time budget (``bot:expert``) thinks per decision.
+DEFAULT_BOT_THINK = 0.5
+
+
+def utc_now() -> datetime:
+    """Naive UTC, as stored in the database."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def default_bot() -> str:
+    """The strongest computer player available, to take over a seat."""
+    for name in ("expert", "basic", "random"):
+        if name in bots.NAMES:
+            return BOT_PREFIX + name
+    return BOT_PREFIX + bots.NAMES[0]
+
+
+class Services:
+    """Every part over one :class:`~blackout.storage.Database`."""
+
+    def __init__(self, db: Database, clock: Callable[[], datetime] = utc_now,
+                 bot_think: float = DEFAULT_BOT_THINK, bot_iterations: int | None = None,
+                 bot_pace: float = 0.0, grace: float = 30.0, takeover_bot: str | None = None,
+                 listen: bool = False) -> None:
+        if not bot_think > 0:
+            raise BadRequest("the bots' thinking time must be a positive number of seconds")
+        self.db = db
+        self.clock = clock
+        self.bus = Bus()
+        if not db.is_sqlite:
+            with db.engine.connect() as connection:
+                schema = connection.execute(text("SELECT current_schema()")).scalar_one()
+            self.bus.channel = channel_for(schema)
+            if listen:
+                self.bus.listen(db.url, schema)
+        self.store = Store(db, clock, self.bus)
+        takeover = takeover_bot or default_bot()
+        # One process per bot: a server runs threads, and forking a search pool from a
+        # threaded process is unsafe.
+        budget: dict[str, Any] = ({"think": bot_think} if bot_iterations is None
+                                  else {"iterations": bot_iterations})
+        budget["workers"] = 1
+        self.accounts = Accounts(db, clock)
+        self.sessions = Sessions(db, clock, self.accounts)
+        self.queries = Queries(self.store, grace)
+        self.tables = Tables(self.store, self.queries, takeover)
+        self.runner = Runner(self.store, takeover, budget, pace=bot_pace, grace=grace)
+
+    @classmethod
+    def open(cls, url: str | None = None, clock: Callable[[], datetime] = utc_now,
+             bot_think: float = DEFAULT_BOT_THINK, bot_iterations: int | None = None,
+             bot_pace: float = 0.0, grace: float = 30.0) -> Services:
+        """The services on the database at ``url`` (None: the default SQLite file); on
+        PostgreSQL a listener thread hears other processes' commits."""
+        return cls(Database(url), clock=clock, bot_think=bot_think,
+                   bot_iterations=bot_iterations, bot_pace=bot_pace, grace=grace, listen=True)
+
+    def close(self) -> None:
+        self.bus.close()
+        self.db.dispose()

@@ -1,0 +1,288 @@
+"""The boards: loading one in a transaction, changing it, logging what happened.
+
+Every change to a board goes through :meth:`Store.write`: the board's rows are loaded
+(row-locked on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` serializes writers), its game
+comes from the per-process :class:`PositionCache` (checked by move count, caught up
+from the moves it lacks, rebuilt only on a miss), the change is made, and the events it
+caused are appended to the board's numbered log in the same transaction.  After the
+commit the cache keeps the new position and the bus is told.  A refused change rolls
+the whole transaction back: nothing is written, the cache keeps the old position.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from blackout.core.actions import Action, IllegalAction, parse_action
+from blackout.core.game import Game
+from blackout.core.rules import variant
+from blackout.service import wire
+from blackout.service.bus import Bus
+from blackout.service.errors import Illegal, NotFound, Stale
+from blackout.service.events import Event, GameEnded, MoveAccepted, QueuedMoveRefused
+from blackout.storage import Database, EventRow, GameRow, MoveRow, QueuedMove, SeatRow
+
+BOT_PREFIX = "bot:"
+FIRST_BOARD = 101
+#: A seat nobody has taken yet (a waiting table's open seat).
+OPEN = ""
+
+#: Composes the mail about some events inside the transaction that caused them.
+Notifier = Callable[["Board", list[Event]], None]
+
+
+def is_bot(controller: str) -> bool:
+    return controller.startswith(BOT_PREFIX)
+
+
+def seat_of(seats: list[SeatRow], userid: str) -> int | None:
+    """The seat ``userid`` plays now (not one they resigned or have yet to join)."""
+    for seat in seats:
+        if seat.controller == userid and seat.joined:
+            return seat.seat
+    return None
+
+
+def build_game(row: GameRow, moves: list[MoveRow] | None = None) -> Game:
+    """The game of ``row`` from its rules and seed, after ``moves``."""
+    game = Game.new(variant(row.variant, **json.loads(row.options)),
+                    json.loads(row.players), seed=row.seed)
+    for move in moves or ():
+        game.apply(parse_action(move.action), seat=move.seat)
+    return game
+
+
+class PositionCache:
+    """board -> (move count, game) for this process, so that a move costs the same at
+    move 10 and at move 400.  Entries are only ever copied out, never lent."""
+
+    def __init__(self, size: int = 2000) -> None:
+        self._games: dict[int, tuple[int, Game]] = {}
+        self._lock = threading.Lock()
+        self.size = size
+        self.misses = 0
+
+    def game(self, session: Session, row: GameRow) -> Game:
+        """A private copy of ``row``'s game at its current move count."""
+        with self._lock:
+            cached = self._games.get(row.id)
+        if cached is not None and cached[0] <= row.move_count:
+            count, game = cached[0], cached[1].copy()
+        else:
+            self.misses += 1
+            count, game = 0, build_game(row)
+        if count < row.move_count:
+            for move in session.scalars(select(MoveRow).where(
+                    MoveRow.game_id == row.id, MoveRow.number > count)
+                    .order_by(MoveRow.number)):
+                game.apply(parse_action(move.action), seat=move.seat)
+        return game
+
+    def keep(self, board: int, count: int, game: Game) -> None:
+        with self._lock:
+            if len(self._games) >= self.size and board not in self._games:
+                self._games.pop(next(iter(self._games)))
+            self._games[board] = (count, game.copy())
+
+    def forget(self, board: int) -> None:
+        with self._lock:
+            self._games.pop(board, None)
+
+
+@dataclass
+class Board:
+    """One board loaded inside a write (or read) transaction."""
+
+    session: Session
+    row: GameRow
+    seats: list[SeatRow]
+    game: Game | None
+    now: datetime
+    #: Codec JSON of what happened, appended to the log at the end of the write.
+    events: list[dict[str, Any]] = field(default_factory=list)
+    #: What happened, for the mail notifier.
+    notices: list[Event] = field(default_factory=list)
+
+    @property
+    def number(self) -> int:
+        return self.row.id
+
+    @property
+    def next_move(self) -> int:
+        return self.row.move_count + 1
+
+    @property
+    def active(self) -> bool:
+        return self.row.status == "active"
+
+    def seat_of(self, userid: str) -> int | None:
+        return seat_of(self.seats, userid)
+
+    def controller(self, seat: int) -> str:
+        return self.seats[seat].controller
+
+    def to_move(self) -> int | None:
+        return None if self.game is None or not self.active else self.game.to_move
+
+    def emit(self, body: dict[str, Any]) -> None:
+        self.events.append(body)
+
+    def row_scores(self) -> list[int]:
+        return [] if self.game is None else list(self.game.scores)
+
+
+class Store:
+    """Loads and writes boards (see the module docstring)."""
+
+    def __init__(self, db: Database, clock: Callable[[], datetime], bus: Bus) -> None:
+        self.db = db
+        self.clock = clock
+        self.bus = bus
+        self.cache = PositionCache()
+        self.notifiers: list[Notifier] = []
+        self._collectors = threading.local()
+
+    @contextmanager
+    def collect(self) -> Iterator[list[Event]]:
+        """Gather what the writes made in this thread during the block (for replies)."""
+        happened: list[Event] = []
+        stack = self._collectors.__dict__.setdefault("stack", [])
+        stack.append(happened)
+        try:
+            yield happened
+        finally:
+            stack.remove(happened)
+
+    @contextmanager
+    def write(self, board: int, lock: bool = True) -> Iterator[Board]:
+        """Load ``board`` for a change; commit, cache and publish on success."""
+        with self.db.transaction() as session:
+            loaded = self.load(session, board, lock=lock)
+            yield loaded
+            self.finish_write(loaded)
+        self.after_commit(loaded)
+
+    def finish_write(self, board: Board) -> None:
+        """Inside the transaction: the mail, then the events into the log."""
+        if board.notices:
+            for notifier in self.notifiers:
+                notifier(board, board.notices)
+        if board.events:
+            row = board.row
+            for body in board.events:
+                row.last_event += 1
+                board.session.add(EventRow(game_id=row.id, number=row.last_event,
+                                           body=json.dumps(body), created_at=board.now))
+            board.session.flush()
+            self.bus.notify(board.session, row.id, row.last_event)
+
+    def after_commit(self, board: Board) -> None:
+        for happened in getattr(self._collectors, "stack", ()):
+            happened.extend(board.notices)
+        if board.game is not None:
+            self.cache.keep(board.number, board.row.move_count, board.game)
+        if board.events:
+            self.bus.publish(board.number, board.row.last_event)
+
+    def read(self, board: int) -> Board:
+        """``board`` as it is now (the game is a private copy)."""
+        with self.db.transaction() as session:
+            return self.load(session, board)
+
+    def load(self, session: Session, board: int, lock: bool = False) -> Board:
+        query = select(GameRow).where(GameRow.id == board)
+        if lock:
+            query = query.with_for_update()  # PostgreSQL: writers on one board queue here
+        row = session.scalars(query).first()
+        if row is None:
+            raise NotFound(f"board {board} not found")
+        seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == board)
+                                     .order_by(SeatRow.seat)))
+        game = None if row.status == "waiting" else self.cache.game(session, row)
+        return Board(session, row, seats, game, self.clock())
+
+    # -- changes ------------------------------------------------------------------------
+
+    def play(self, board: Board, seat: int, text: str | Action, kind: str,
+             comment: str | None = None) -> None:
+        """Apply a move for ``seat``, store it and log its events."""
+        assert board.game is not None
+        try:
+            action = parse_action(text) if isinstance(text, str) else text
+            happened = board.game.apply(action, seat=seat)
+        except IllegalAction as exc:
+            raise Illegal(str(exc)) from None
+        row = board.row
+        number = row.move_count + 1
+        board.session.add(MoveRow(game_id=row.id, number=number, seat=seat,
+                                  action=str(action), kind=kind, comment=comment or None,
+                                  created_at=board.now))
+        try:
+            board.session.flush()  # the unique (board, number) constraint speaks now
+        except IntegrityError:
+            raise Stale(f"board {row.id} changed while your move was being made; it was "
+                        "not applied, look at the board and try again", number) from None
+        row.move_count = number
+        row.last_move_at = board.now
+        for event in happened:
+            board.emit(wire.event(event))
+        board.notices.append(MoveAccepted(row.id, number, seat, board.game.players[seat],
+                                          str(action), kind, comment or None))
+
+    def settle(self, board: Board, finish: Callable[[Board], None]) -> None:
+        """Play queued moves until a computer player or a person without one must move;
+        ``finish`` the game if it ended."""
+        game = board.game
+        assert game is not None
+        while board.active and game.to_move is not None:
+            seat = game.to_move
+            controller = board.controller(seat)
+            if is_bot(controller):
+                break  # computer players move off the request path (the runner)
+            queued = board.session.scalars(select(QueuedMove).where(
+                QueuedMove.game_id == board.number, QueuedMove.seat == seat
+            ).order_by(QueuedMove.id).limit(1)).first()
+            if queued is None:
+                break
+            board.session.delete(queued)
+            try:
+                self.play(board, seat, queued.action, "queued", queued.comment)
+            except Illegal as exc:
+                board.notices.append(QueuedMoveRefused(board.number, controller,
+                                                       queued.action, exc.message))
+                # Later queued moves were planned after this one: drop them too.
+                self.drop_queue(board, seat)
+                break
+        if game.is_over and board.active:
+            finish(board)
+
+    def drop_queue(self, board: Board, seat: int) -> None:
+        board.session.execute(delete(QueuedMove).where(QueuedMove.game_id == board.number,
+                                                       QueuedMove.seat == seat))
+
+    def end(self, board: Board, status: str, winners: list[int]) -> None:
+        """Record the end of the game on ``board``'s row."""
+        game = board.game
+        assert game is not None
+        resigned = sorted(s.seat for s in board.seats if s.resigned)
+        board.row.status = status
+        board.row.finished_at = board.now
+        board.row.result = json.dumps({"scores": game.scores, "winners": winners,
+                                       "resigned": resigned})
+        board.notices.append(GameEnded(board.number, tuple(game.players[s] for s in winners)))
+
+    def finish_game(self, board: Board) -> None:
+        """The rules ended the game: a seat that resigned does not win."""
+        assert board.game is not None
+        resigned = {s.seat for s in board.seats if s.resigned}
+        self.end(board, "over", [s for s in board.game.winners if s not in resigned])

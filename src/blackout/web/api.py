@@ -1,0 +1,228 @@
+"""The HTTP routes of docs/api.md: JSON in, JSON out, every answer built by the service.
+
+Routes are plain ``def`` functions: FastAPI runs them in its thread pool, where the
+service's synchronous database work belongs.  Who is asking comes from the session token
+(``Authorization: Bearer`` or the ``blackout_session`` cookie); reading a table needs no
+login, and an unknown or expired token reads it as a spectator would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request, Response
+from fastapi.responses import JSONResponse
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field, StringConstraints
+
+from blackout.service import Services, errors
+
+COOKIE = "blackout_session"
+SESSION_SECONDS = 30 * 24 * 3600  # the token's idle lifetime (the service enforces it)
+MAX_INT = 2**31 - 1  # the database's integer columns
+
+# No NUL character anywhere (PostgreSQL cannot store one), and bounded lengths.
+Word = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"^[^\x00]*$")]
+Text = Annotated[str, StringConstraints(min_length=1, max_length=2000, pattern=r"^[^\x00]*$")]
+Board = Annotated[int, Path(ge=1, le=MAX_INT, description="the board number")]
+UserId = Annotated[str, Path(min_length=1, max_length=200, pattern=r"^[^\x00/]*$")]
+
+router = APIRouter(prefix="/api")
+_bearer = HTTPBearer(auto_error=False, description="the token from POST /api/session")
+_cookie = APIKeyCookie(name=COOKIE, auto_error=False, description="set by POST /api/session")
+
+
+class Signup(BaseModel):
+    userid: Word
+    email: Word
+    password: Word
+
+
+class Login(BaseModel):
+    userid: Word
+    password: Word
+
+
+class NewTable(BaseModel):
+    variant: Word
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[Word] = Field(min_length=1, max_length=16,
+                              description='userid, "open", "bot:basic", "bot:expert" or '
+                              '"bot:random", one per seat')
+    private: bool = False
+    clock: float | None = Field(default=None, gt=0, le=90 * 24 * 3600,
+                                description="seconds per move, or null for no clock")
+
+
+class Join(BaseModel):
+    seat: int | None = Field(default=None, ge=0, le=64)
+    invite: Word | None = None
+
+
+class Move(BaseModel):
+    action: Word
+    expect: int | None = Field(default=None, ge=0, le=MAX_INT,
+                               description="the move number this move must be (next_move)")
+
+
+class Queued(BaseModel):
+    action: Word
+
+
+class Chat(BaseModel):
+    text: Text
+
+
+def services_of(request: Request) -> Services:
+    return request.app.state.services
+
+
+Svc = Annotated[Services, Depends(services_of)]
+
+
+def token_of(bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+             cookie: Annotated[str | None, Depends(_cookie)]) -> str | None:
+    if bearer is not None and bearer.credentials:
+        return bearer.credentials
+    return cookie or None
+
+
+Token = Annotated[str | None, Depends(token_of)]
+
+
+def viewer(services: Svc, token: Token) -> str | None:
+    """The logged-in userid, or None (a spectator) without a valid token."""
+    if token is None:
+        return None
+    try:
+        return services.sessions.userid_for(token)
+    except errors.Unauthorized:
+        return None
+
+
+def player(services: Svc, token: Token) -> str:
+    """The logged-in userid; 401 without a valid token."""
+    if token is None:
+        raise errors.Unauthorized("log in first (POST /api/session)")
+    return services.sessions.userid_for(token)
+
+
+Viewer = Annotated[str | None, Depends(viewer)]
+Player = Annotated[str, Depends(player)]
+
+
+# -- accounts and sessions ---------------------------------------------------------------
+
+
+@router.post("/accounts", status_code=201, tags=["accounts"])
+def sign_up(body: Signup, services: Svc) -> dict[str, str]:
+    services.accounts.signup(body.userid, body.email, body.password)
+    return {"userid": body.userid}
+
+
+@router.post("/session", tags=["accounts"])
+def log_in(body: Login, request: Request, services: Svc) -> JSONResponse:
+    source = request.client.host if request.client else None
+    token = services.sessions.login(body.userid, body.password, source)
+    response = JSONResponse({"token": token, "userid": body.userid})
+    response.set_cookie(COOKIE, token, max_age=SESSION_SECONDS, path="/", httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https")
+    return response
+
+
+@router.delete("/session", status_code=204, tags=["accounts"])
+def log_out(services: Svc, token: Token) -> Response:
+    """Revoke the token (if it is still valid) and clear the cookie."""
+    if token is not None:
+        # An expired or revoked token is already the outcome asked for.
+        with contextlib.suppress(errors.Unauthorized):
+            services.sessions.logout(token)
+    response = Response(status_code=204)
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+    return response
+
+
+@router.get("/me", tags=["accounts"])
+def me(userid: Player) -> dict[str, str]:
+    return {"userid": userid}
+
+
+# -- tables ------------------------------------------------------------------------------
+
+
+@router.get("/variants", tags=["tables"])
+def variants(services: Svc) -> list[dict[str, Any]]:
+    return services.queries.variants()
+
+
+@router.get("/tables", tags=["tables"])
+def lobby(services: Svc, userid: Viewer) -> dict[str, Any]:
+    return services.queries.lobby(userid)
+
+
+@router.post("/tables", status_code=201, tags=["tables"])
+def create_table(body: NewTable, services: Svc, userid: Player) -> dict[str, Any]:
+    return services.tables.create(userid, body.variant, body.options, list(body.seats),
+                                  body.private, body.clock)
+
+
+@router.get("/tables/{board}", tags=["tables"])
+def table(board: Board, services: Svc, userid: Viewer) -> dict[str, Any]:
+    return services.queries.table(board, userid)
+
+
+@router.post("/tables/{board}/join", tags=["tables"])
+def join(board: Board, services: Svc, userid: Player,
+         body: Join | None = None) -> dict[str, Any]:
+    body = body or Join()
+    return services.tables.join(board, userid, body.seat, body.invite)
+
+
+@router.post("/tables/{board}/leave", tags=["tables"])
+def leave(board: Board, services: Svc, userid: Player) -> dict[str, Any]:
+    return services.tables.leave(board, userid)
+
+
+@router.post("/tables/{board}/moves", tags=["play"])
+def move(board: Board, body: Move, services: Svc, userid: Player) -> dict[str, Any]:
+    return services.tables.move(board, userid, body.action, body.expect)
+
+
+@router.post("/tables/{board}/queue", tags=["play"])
+def queue(board: Board, body: Queued, services: Svc, userid: Player) -> dict[str, Any]:
+    return services.tables.queue(board, userid, body.action)
+
+
+@router.post("/tables/{board}/resign", tags=["play"])
+def resign(board: Board, services: Svc, userid: Player) -> dict[str, Any]:
+    return services.tables.resign(board, userid)
+
+
+@router.post("/tables/{board}/chat", status_code=204, tags=["play"])
+def chat(board: Board, body: Chat, services: Svc, userid: Player) -> Response:
+    services.tables.chat(board, userid, body.text)
+    return Response(status_code=204)
+
+
+@router.get("/tables/{board}/hint", tags=["play"])
+def hint(board: Board, services: Svc, userid: Player) -> dict[str, Any]:
+    return services.queries.hint(board, userid)
+
+
+@router.get("/tables/{board}/record", tags=["tables"])
+def record(board: Board, services: Svc, userid: Viewer) -> dict[str, Any]:
+    return services.queries.record(board, userid)
+
+
+# -- players -----------------------------------------------------------------------------
+
+
+@router.get("/players/{userid}", tags=["players"])
+def player_page(userid: UserId, services: Svc) -> dict[str, Any]:
+    return services.queries.player(userid)
+
+
+@router.get("/ratings", tags=["players"])
+def ratings(services: Svc) -> list[dict[str, Any]]:
+    return services.queries.ratings()

@@ -1,0 +1,90 @@
+"""Screenshots of a Potomac table in each phase, at phone and desktop width, for people to
+look at (build/screenshots/, not kept in git).  The test checks each phase was reached and
+drawn; the looking is done by a person."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page
+
+from .pages import (
+    MY_CHOICES,
+    click_and_wait,
+    game_over,
+    new_table,
+    open_table,
+    shown,
+    signed_in,
+    signed_up,
+)
+
+OUT = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+WIDTHS = {"phone": (390, 844), "desktop": (1280, 860)}
+
+
+def settled(pages: list[Page]) -> None:
+    """Both screens show the same position, with no finished trick lingering."""
+    target = shown(pages[0], "event")
+    for page in pages:
+        page.wait_for_function(
+            """n => { const d = document.querySelector('.table-page').dataset;
+                      return d.event === n && d.held === ''; }""", arg=target)
+
+
+def snap(pages: list[Page], phase: str) -> None:
+    settled(pages)
+    for (width, _), page in zip(WIDTHS.values(), pages, strict=True):
+        page.screenshot(path=OUT / f"potomac-{phase}-{width}.png", full_page=True)
+
+
+def my_choice(page: Page) -> str:
+    """The highest bid when bidding (to be declarer), else the first legal choice."""
+    bids = page.locator(".actions.my-turn .bids:not(.trumps) [data-action]:not([aria-disabled])")
+    numbers = bids.evaluate_all("els => els.map(e => e.dataset.action)")
+    if not numbers:
+        return MY_CHOICES
+    return f'.actions.my-turn [data-action="{max(numbers, key=int)}"]'
+
+
+def test_screenshots_of_each_phase(server: str, browser: Browser) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    me = signed_up(server, "ann")
+    pages = [signed_in(browser, server, me, width=w, height=h).new_page()
+             for w, h in WIDTHS.values()]
+    # Seat 0 bids first in hand 1 and deals hand 2; its highest bid makes it declarer.
+    board = new_table(pages[0].context, "potomac", [me, "bot:basic", "bot:expert", "bot:basic"],
+                      schedule=[4, 3], first_dealer=-1)
+    for page in pages:
+        open_table(page, board)
+    player = pages[0]
+    taken: set[str] = set()
+    for _ in range(300):
+        if game_over(player):
+            break
+        actions = player.locator(".actions.my-turn")
+        phase = shown(player, "phase")
+        if not actions.count():
+            player.wait_for_timeout(40)
+            continue
+        if phase == "bid" and shown(player, "held") == "" and \
+                player.locator(".plate .stat", has_text="bid –").count() == 1:
+            snap(pages, "bidding")  # the last to bid: everyone else's bid is on the table
+            taken.add("bidding")
+        if phase == "trump":
+            snap(pages, "trump-choice")
+            taken.add("trump-choice")
+        if phase == "play" and player.locator(".trick-card").count() >= 2 and \
+                shown(player, "held") == "":
+            snap(pages, "play")
+            taken.add("play")
+        assert click_and_wait(player, my_choice(player)) == ""
+    assert game_over(player)
+    pages[1].locator(".game-over").wait_for()
+    snap(pages, "score-sheet")
+    pages[0].locator("#sheet-button").click()
+    taken.add("score-sheet")
+    assert taken == {"bidding", "trump-choice", "play", "score-sheet"}
+    for phase in taken:
+        for width in WIDTHS:
+            assert (OUT / f"potomac-{phase}-{width}.png").stat().st_size > 10_000
