@@ -122,7 +122,7 @@ PREDICTED_RIVALRY = 0.5
 ENDGAME = 0
 #: Whether sampled deals are weighted by the learnt model of who holds which card
 #: (:mod:`blackout.bots.inference`; measured in bench/RESULTS.md, "Eighth session").
-INFERENCE = False
+INFERENCE = True
 #: Bids and cards (with a choice of two or more) a player must have been seen to make
 #: as the basic bot would have with its cards, and none otherwise, before ``auto``
 #: expects it to go on doing so.
