@@ -234,7 +234,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         lines.append(f"{r['config']:<15} {r['processes']:>5}  {r['moves_per_s']:>7.1f}  "
                      f"{r['p50_ms']:>6.1f}  {r['p99_ms']:>6.1f}  {r['cpu_per_move_ms']:>11.2f}"
                      f"  {100 * r['client_cpu_share']:>5.1f} % of 2 cores "
-                     f"({r['measured_moves']} person moves timed, {r['missing']} not seen)")
+                     f"({r['measured_moves']} person moves timed, {r['missing']} not seen, "
+                     f"{r['failed']} refused or failed)")
     return "\n".join(lines)
 
 
@@ -251,14 +252,17 @@ class LoadClient:
         self.counted: list[tuple[float, str]] = []  # (time, event type) from spectators
         self.measuring = False
         self.pending: set[asyncio.Task[None]] = set()  # moves being thought about or sent
+        self.failed = 0  # moves refused or not answered
 
     async def run(self) -> None:
         import httpx
 
         os.sched_setaffinity(0, {self.plan["cpu"]})
         bases = self.plan["bases"]
-        async with httpx.AsyncClient(timeout=60,
-                                     limits=httpx.Limits(max_connections=200)) as http:
+        # Idle connections are dropped before uvicorn's 5 s keep-alive ends: a request sent
+        # on a connection the server is closing would fail for nothing.
+        limits = httpx.Limits(max_connections=200, keepalive_expiry=2.0)
+        async with httpx.AsyncClient(timeout=60, limits=limits) as http:
             self.http = http
             for i in range(USERS):
                 answer = await http.post(f"http://{bases[0]}/api/session",
@@ -279,7 +283,7 @@ class LoadClient:
             self.measuring = False
             cpu1, wall1 = cpu_seconds(), time.monotonic()
             print("END", flush=True)
-            for task in tasks:
+            for task in [*tasks, *self.pending]:
                 task.cancel()
         print(json.dumps(self.summary(wall1 - wall0, cpu1 - cpu0)), flush=True)
 
@@ -325,14 +329,22 @@ class LoadClient:
                     task.add_done_callback(self.pending.discard)
 
     async def move(self, base: str, board: int, userid: str, table: dict[str, Any]) -> None:
+        import httpx
+
         await asyncio.sleep(self.plan["think"] * self.rng.uniform(0.5, 1.5))
         action = self.rng.choice(table["view"]["legal_actions"])
         sent = time.monotonic()
-        answer = await self.http.post(f"http://{base}/api/tables/{board}/moves",
-                                      headers=self.auth(userid),
-                                      json={"action": action, "expect": table["next_move"]})
+        try:
+            answer = await self.http.post(f"http://{base}/api/tables/{board}/moves",
+                                          headers=self.auth(userid),
+                                          json={"action": action, "expect": table["next_move"]})
+        except (httpx.TransportError, RuntimeError):  # the run is ending or the server failed
+            self.failed += 1
+            return
         if answer.status_code == 200 and self.measuring:
             self.sent.append((board, answer.json()["event"], sent))
+        elif answer.status_code != 200:
+            self.failed += 1
 
     def summary(self, wall: float, cpu: float) -> dict[str, Any]:
         latencies, missing = [], 0
@@ -349,7 +361,7 @@ class LoadClient:
                 if latencies else float("nan")
 
         return {"moves": len(self.counted), "moves_per_s": len(self.counted) / wall,
-                "measured_moves": len(latencies), "missing": missing,
+                "measured_moves": len(latencies), "missing": missing, "failed": self.failed,
                 "p50_ms": pct(0.50), "p99_ms": pct(0.99),
                 "client_cpu_share": cpu / wall / 2, "wall": wall}
 

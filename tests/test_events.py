@@ -22,6 +22,7 @@ from blackout.core.events import (
     TrumpNamed,
 )
 from blackout.core.game import BIDDING, CHOOSING_TRUMP, GAME_OVER, PLAYING
+from blackout.core.record import replay_record
 from blackout.core.rules import PRESETS
 from blackout.core.view import Phase
 
@@ -161,3 +162,11 @@ def test_public_view_hides_the_blind_hand_too() -> None:
     game = Game.new(variant("pbmserv"), ["ann", "bob", "cy", "di"], seed=7)
     assert game.view(0).hands[1] is not None
     assert game.public_view().hands == (None,) * 4
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_replayed_record_tells_the_same_events(name: str) -> None:
+    game, events = random_game(name, 11)
+    told: list[Event] = []
+    replay_record(game.record(), told)
+    assert told == events

@@ -126,8 +126,11 @@ def test_reload_comes_back_to_the_same_position(server: str, browser: Browser) -
     open_table(page, board)
     for _ in range(300):  # into the play, with cards already played this hand
         if shown(page, "phase") == "play" and page.locator(".hand .card.playable").count() \
-                and len(my_hand(page)) < 3 and shown(page, "held") == "":
-            break
+                and len(my_hand(page)) < 3:
+            if shown(page, "held") == "":
+                break
+            page.wait_for_timeout(40)  # the last trick is still on show
+            continue
         if not act_once(page):
             page.wait_for_timeout(40)
     before = (my_hand(page), shown(page, "nextMove"), [plate(page, s) for s in range(3)],

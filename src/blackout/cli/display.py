@@ -17,12 +17,16 @@ from collections.abc import Sequence
 from rich import box
 from rich.table import Table
 
-from blackout.core.actions import Action, Bid, BidAction, ChooseTrump, Play
+from blackout.core.actions import Bid, BidAction
 from blackout.core.cards import RANK_NAMES, SUIT_MASKS, Card, Suit, cards_in
+from blackout.core.events import BidChanged, BidMade, CardPlayed, TrumpNamed
 from blackout.core.view import HandResult
 
-__all__ = ["bid_text", "card_text", "display_sorted", "hand_text", "move_text", "score_table",
-           "total_bid", "trump_short", "trump_text", "verb"]
+__all__ = ["Deed", "bid_text", "card_text", "deed_text", "display_sorted", "hand_text",
+           "score_table", "total_bid", "trump_short", "trump_text", "verb"]
+
+#: The events that are something a player did.
+Deed = BidMade | BidChanged | TrumpNamed | CardPlayed
 
 #: Suits as shown, black and red alternating.
 DISPLAY_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
@@ -61,16 +65,17 @@ def verb(player: str, base: str) -> str:
     return f"{player} {base}" if player.lower() == "you" else f"{player} {base}s"
 
 
-def move_text(player: str, action: Action, changed: bool = False) -> str:
-    """``"bob bids 2"``, ``"bob plays A♠"``, ``"bob names ♥ hearts trump"``."""
-    if isinstance(action, Play):
-        return f"{verb(player, 'play')} {card_text(action.card)}"
-    if isinstance(action, ChooseTrump):
-        return f"{verb(player, 'name')} {trump_text(action.suit)}" + (
-            " trump" if action.suit is not None else "")
-    if changed:
-        return f"{verb(player, 'change')} the bid to {action}"
-    return f"{verb(player, 'bid')} {action}"
+def deed_text(player: str, event: Deed) -> str:
+    """``"bob bids 2"``, ``"bob changes the bid to 3"``, ``"bob plays A♠"``,
+    ``"bob names ♥ hearts trump"``."""
+    if isinstance(event, CardPlayed):
+        return f"{verb(player, 'play')} {card_text(event.card)}"
+    if isinstance(event, TrumpNamed):
+        return f"{verb(player, 'name')} {trump_text(event.trump)}" + (
+            " trump" if event.trump is not None else "")
+    if isinstance(event, BidChanged):
+        return f"{verb(player, 'change')} the bid to {event.bid}"
+    return f"{verb(player, 'bid')} {event.bid}"
 
 
 def score_table(players: Sequence[str], rows: Sequence[HandResult],

@@ -23,9 +23,9 @@ from blackout.bots.basic import BasicBot
 from blackout.cli.display import (
     bid_text,
     card_text,
+    deed_text,
     display_sorted,
     hand_text,
-    move_text,
     score_table,
     total_bid,
     trump_text,
@@ -42,10 +42,19 @@ from blackout.core.actions import (
     Play,
     parse_action,
 )
-from blackout.core.cards import Card
-from blackout.core.game import Game, Move, trick_winner
+from blackout.core.events import (
+    BidChanged,
+    BidMade,
+    CardPlayed,
+    Event,
+    HandDealt,
+    HandScored,
+    TrickTaken,
+    TrumpNamed,
+)
+from blackout.core.game import Game
 from blackout.core.rules import PRESETS, VARIANTS, Rules, variant
-from blackout.core.view import View
+from blackout.core.view import HandResult, View
 
 COMMANDS_HELP = """\
 Commands: hint        what the computer would do, and why
@@ -118,12 +127,6 @@ class PlaySession:
         self.console = console
         self.save_path = save_path
         self.names = [escape(p) for p in game.players]
-        self._narrated = 0
-        self._hands_reported = 0
-        self._hand_announced = 0
-        self._trick: list[tuple[int, Card]] = []
-        self._bidders: set[int] = set()
-        self._trump = game.trump
         self._hinter: bots.Bot | None = None
 
     # -- the game loop -------------------------------------------------------------------
@@ -139,8 +142,8 @@ class PlaySession:
         if game.rules.teams:
             self._say(f"Partners sit opposite: {self._team_text(0)} against "
                       f"{self._team_text(1)}.")
+        self._narrate(game.opening_events())
         while not game.is_over:
-            self._announce_hand()
             if game.to_move == self.seat:
                 outcome = self._human_turn()
                 if outcome is not None:
@@ -154,8 +157,7 @@ class PlaySession:
         return " and ".join(self.names[s] for s in range(first_seat, self.game.n, 2))
 
     def _apply(self, action: Action | str, seat: int | None = None) -> None:
-        self.game.apply(action, seat=seat)
-        self._narrate()
+        self._narrate(self.game.apply(action, seat=seat))
 
     def _bot_turn(self, seat: int | None) -> None:
         assert seat is not None
@@ -302,59 +304,34 @@ class PlaySession:
 
     # -- narration ---------------------------------------------------------------------------
 
-    def _announce_hand(self) -> None:
-        game = self.game
-        if self._hand_announced == game.hand_number:
-            return
-        self._hand_announced = game.hand_number
-        self._bidders.clear()
-        self._trick.clear()
-        self._trump = game.trump
-        sizes = game.rules.hand_sizes(game.n)
-        of = "" if game.rules.schedule == "constant" else f" of {len(sizes)}"
-        if game.rules.schedule != "constant" and game.hand_number > len(sizes):
+    def _narrate(self, events: tuple[Event, ...]) -> None:
+        for event in events:
+            if isinstance(event, HandDealt):
+                self._announce_hand(event)
+            elif isinstance(event, BidMade | BidChanged | TrumpNamed | CardPlayed):
+                auto = isinstance(event, CardPlayed) and event.auto
+                self._say(("  (auto) " if auto else "  ") + deed_text(self.names[event.seat],
+                                                                     event))
+            elif isinstance(event, TrickTaken):
+                card = event.cards[(event.winner - event.leader) % self.game.n]
+                self._say(f"  [bold]{verb(self.names[event.winner], 'take')} the trick[/bold] "
+                          f"with {card_text(card)}\n")
+            elif isinstance(event, HandScored):
+                self._report_hand(event.result)
+
+    def _announce_hand(self, dealt: HandDealt) -> None:
+        rules = self.game.rules
+        scheduled = rules.hand_count(self.game.n)
+        of = "" if rules.schedule == "constant" else f" of {scheduled}"
+        if scheduled is not None and dealt.hand_number > scheduled:
             of = " (tie-break)"
-        trump = "named by the highest bidder" if not game.trump_decided else trump_text(game.trump)
-        turned = f" (turned up {card_text(game.turn_up)})" if game.turn_up is not None else ""
-        self.console.rule(f"Hand {game.hand_number}{of}: {game.cards} card"
-                          f"{'s' if game.cards > 1 else ''}, dealer {self.names[game.dealer]}, "
+        trump = trump_text(dealt.trump) if dealt.trump_decided else "named by the highest bidder"
+        turned = f" (turned up {card_text(dealt.turn_up)})" if dealt.turn_up is not None else ""
+        self.console.rule(f"Hand {dealt.hand_number}{of}: {dealt.cards} card"
+                          f"{'s' if dealt.cards > 1 else ''}, dealer {self.names[dealt.dealer]}, "
                           f"trump {trump}{turned}")
 
-    def _narrate(self) -> None:
-        history = self.game.history
-        for move in history[self._narrated:]:
-            self._narrate_move(move)
-        self._narrated = len(history)
-        while self._hands_reported < len(self.game.hands_played):
-            self._report_hand(self._hands_reported)
-            self._hands_reported += 1
-
-    def _narrate_move(self, move: Move) -> None:
-        name = self.names[move.seat]
-        action = move.action
-        if isinstance(action, ChooseTrump):
-            self._trump = action.suit
-        changed = False
-        if not isinstance(action, Play | ChooseTrump):
-            changed = move.seat in self._bidders
-            self._bidders.add(move.seat)
-        self._say(("  (auto) " if move.auto else "  ") + move_text(name, action, changed))
-        if isinstance(action, Play):
-            self._trick.append((move.seat, action.card))
-            if len(self._trick) == self.game.n:
-                self._finish_trick()
-
-    def _finish_trick(self) -> None:
-        leader = self._trick[0][0]
-        cards = [c for _, c in self._trick]
-        winner = trick_winner(leader, cards, self._trump, self.game.n)
-        card = cards[(winner - leader) % self.game.n]
-        self._say(f"  [bold]{verb(self.names[winner], 'take')} the trick[/bold] with "
-                  f"{card_text(card)}\n")
-        self._trick.clear()
-
-    def _report_hand(self, index: int) -> None:
-        row = self.game.hands_played[index]
+    def _report_hand(self, row: HandResult) -> None:
         took = [f"{name} bid {bid_text(b)} took {t}" for name, b, t in
                 zip(self.names, row.bids, row.tricks, strict=True)]
         if self.game.rules.teams:  # partners share one score: say it once per team
@@ -419,13 +396,9 @@ class PlaySession:
 
     def _hook_note(self, view: View) -> str:
         """Why the hook leaves a bid out of your choices, when it does."""
-        if not self.game.rules.hook or view.phase != "bid" or view.to_move != self.seat:
+        if view.hooked_bid is None or view.to_move != self.seat:
             return ""
-        hooked = view.cards_dealt - total_bid(view.bids)
-        offered = {a.tricks for a in view.legal_actions if isinstance(a, Bid)}
-        if hooked < 0 or hooked in offered:
-            return ""
-        return f" (you may not bid {hooked}: that makes {view.cards_dealt})"
+        return f" (you may not bid {view.hooked_bid[0]}: that makes {view.cards_dealt})"
 
     def _roles(self, seat: int, declarer: int | None) -> list[str]:
         game = self.game

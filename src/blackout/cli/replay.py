@@ -8,18 +8,26 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
-from blackout.cli.display import bid_text, card_text, move_text, trump_text
+from blackout.cli.display import Deed, bid_text, card_text, deed_text, trump_text
 from blackout.cli.main import UserError
-from blackout.core.actions import ChooseTrump, Play
-from blackout.core.game import Game, Move, trick_winner
-from blackout.core.record import RecordError
+from blackout.core.events import (
+    BidChanged,
+    BidMade,
+    CardPlayed,
+    Event,
+    HandDealt,
+    HandScored,
+    TrickTaken,
+    TrumpNamed,
+)
+from blackout.core.game import Game
+from blackout.core.record import RecordError, replay_record
 from blackout.core.view import HandResult
 
 
@@ -31,16 +39,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    game = load_game(args.file)
+    events: list[Event] = []
+    game = load_game(args.file, events)
     console = Console(highlight=False)
     # Word-wrap on a terminal; piped output keeps each line whole.
     console.soft_wrap = not console.is_terminal
-    Replayer(game, console, step=args.step).show()
+    Replayer(game, events, console, step=args.step).show()
     return 0
 
 
-def load_game(path: str) -> Game:
-    """Read and check a record; every problem becomes one :class:`UserError` line."""
+def load_game(path: str, events: list[Event] | None = None) -> Game:
+    """Read and check a record (its events go to ``events``); every problem becomes one
+    :class:`UserError` line."""
     try:
         record: Any = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -48,7 +58,7 @@ def load_game(path: str) -> Game:
     except ValueError as exc:  # bad JSON or not text at all
         raise UserError(f"{path} is not a JSON game record ({exc})") from None
     try:
-        return Game.replay(record)
+        return replay_record(record, events)
     except RecordError as exc:
         raise UserError(f"{path}: {exc}") from None
     except (TypeError, AttributeError, KeyError) as exc:
@@ -56,27 +66,52 @@ def load_game(path: str) -> Game:
         raise UserError(f"{path}: record has a field of the wrong kind ({exc})") from None
 
 
-def hands_of(game: Game) -> Iterator[tuple[HandResult | None, list[Move]]]:
-    """The history split by hand: each finished hand's result and moves, then the moves
-    of an unfinished hand (result ``None``) if any."""
-    moves = game.history
-    position = 0
-    for result in game.hands_played:
-        plays_left = result.cards * game.n
-        start = position
-        while plays_left:
-            plays_left -= isinstance(moves[position].action, Play)
-            position += 1
-        yield result, moves[start:position]
-    if position < len(moves):
-        yield None, moves[position:]
+class Hand:
+    """One hand as the events tell it: the deal, what the players did, the tricks taken
+    and, once it is over, its result."""
+
+    def __init__(self, dealt: HandDealt) -> None:
+        self.dealt = dealt
+        self.bidding: list[Deed] = []  # bids, changes and the naming of trump
+        self.trump_named: TrumpNamed | None = None
+        self.plays: list[list[CardPlayed]] = []  # by trick
+        self.winners: list[int] = []  # of the tricks taken so far
+        self.result: HandResult | None = None
+
+    def add(self, event: Event) -> None:
+        if isinstance(event, CardPlayed):
+            if len(self.plays) == len(self.winners):
+                self.plays.append([])
+            self.plays[-1].append(event)
+        elif isinstance(event, TrickTaken):
+            self.winners.append(event.winner)
+        elif isinstance(event, HandScored):
+            self.result = event.result
+        elif isinstance(event, BidMade | BidChanged | TrumpNamed):
+            self.bidding.append(event)
+            if isinstance(event, TrumpNamed):
+                self.trump_named = event
+
+
+def hands_told(events: list[Event]) -> list[Hand]:
+    """The events split by hand; a hand dealt but not yet begun is left out."""
+    hands: list[Hand] = []
+    for event in events:
+        if isinstance(event, HandDealt):
+            hands.append(Hand(event))
+        elif hands:
+            hands[-1].add(event)
+    return [hand for hand in hands if hand.bidding]
 
 
 class Replayer:
-    """Prints a replayed game: per hand the bids, every trick and the points."""
+    """Prints a replayed game from its events: per hand the bids, every trick and the
+    points."""
 
-    def __init__(self, game: Game, console: Console, step: bool = False) -> None:
+    def __init__(self, game: Game, events: list[Event], console: Console,
+                 step: bool = False) -> None:
         self.game = game
+        self.events = events
         self.console = console
         self.step = step
         self.names = [escape(p) for p in game.players]
@@ -85,8 +120,8 @@ class Replayer:
         game = self.game
         self.console.print(f"[bold]{game.rules.variant}[/bold] game: {', '.join(self.names)}"
                            f" (seed {game.seed})")
-        for result, moves in hands_of(game):
-            self._show_hand(result, moves)
+        for hand in hands_told(self.events):
+            self._show_hand(hand)
             self._pause()
         if game.is_over:
             scores = ", ".join(f"{n} {s}" for n, s in zip(self.names, game.scores, strict=True))
@@ -97,49 +132,27 @@ class Replayer:
         else:
             self.console.print("[bold]The record ends here; the game is not finished.[/bold]")
 
-    def _show_hand(self, result: HandResult | None, moves: list[Move]) -> None:
-        game = self.game
-        number = result.number if result else game.hand_number
-        cards = result.cards if result else game.cards
-        dealer = result.dealer if result else game.dealer
-        trump = result.trump if result else game.trump
-        self.console.rule(f"Hand {number}: {cards} card{'s' if cards > 1 else ''}, "
-                          f"dealer {self.names[dealer]}")
-        self._show_bidding(moves)
-        turned = result.turn_up if result else game.turn_up
-        named = result is not None or game.trump_decided
-        self.console.print(f"Trump: {trump_text(trump) if named else 'not named yet'}"
-                           + (f" (turned up {card_text(turned)})" if turned is not None else ""))
-        self._show_tricks([m for m in moves if isinstance(m.action, Play)], trump)
-        if result is not None:
-            self._show_points(result)
-
-    def _show_bidding(self, moves: list[Move]) -> None:
-        said: set[int] = set()
-        parts = []
-        for move in moves:
-            if isinstance(move.action, Play):
-                break
-            if isinstance(move.action, ChooseTrump):
-                parts.append(move_text(self.names[move.seat], move.action))
-                continue
-            parts.append(move_text(self.names[move.seat], move.action, move.seat in said))
-            said.add(move.seat)
-        self.console.print("Bidding: " + ", ".join(parts))
-
-    def _show_tricks(self, plays: list[Move], trump: Any) -> None:
-        n = self.game.n
-        for start in range(0, len(plays), n):
-            trick = plays[start:start + n]
-            cards = [m.action.card for m in trick if isinstance(m.action, Play)]
-            line = ", ".join(f"{self.names[m.seat]} {card_text(c)}" for m, c in
-                             zip(trick, cards, strict=True))
+    def _show_hand(self, hand: Hand) -> None:
+        dealt = hand.dealt
+        cards = dealt.cards
+        self.console.rule(f"Hand {dealt.hand_number}: {cards} card{'s' if cards > 1 else ''}, "
+                          f"dealer {self.names[dealt.dealer]}")
+        self.console.print("Bidding: " + ", ".join(
+            deed_text(self.names[d.seat], d) for d in hand.bidding))
+        if dealt.trump_decided:
+            trump = trump_text(dealt.trump)
+        else:
+            trump = trump_text(hand.trump_named.trump) if hand.trump_named else "not named yet"
+        self.console.print(f"Trump: {trump}" + (f" (turned up {card_text(dealt.turn_up)})"
+                                                if dealt.turn_up is not None else ""))
+        for number, trick in enumerate(hand.plays, start=1):
+            line = ", ".join(f"{self.names[p.seat]} {card_text(p.card)}" for p in trick)
+            if number <= len(hand.winners):
+                line += f" → {self.names[hand.winners[number - 1]]}"
             auto = " (played automatically)" if trick[0].auto else ""
-            if len(trick) == n:
-                winner = trick_winner(trick[0].seat, cards, trump, n)
-                line += f" → {self.names[winner]}"
-            self.console.print(f"  Trick {start // n + 1}: {line}{auto}")
-
+            self.console.print(f"  Trick {number}: {line}{auto}")
+        if hand.result is not None:
+            self._show_points(hand.result)
     def _show_points(self, result: HandResult) -> None:
         parts = [f"{name} bid {bid_text(b)} took {t} {p:+d} = {total}" for name, b, t, p, total
                  in zip(self.names, result.bids, result.tricks, result.points, result.totals,

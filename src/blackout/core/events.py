@@ -41,10 +41,13 @@ next hand's ``HandDealt`` or by ``GameOver``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
-from blackout.core.actions import BidAction
+from blackout.core.actions import BIDS, BidAction
 from blackout.core.cards import CARDS, Card, Suit
-from blackout.core.view import HandResult
+
+if TYPE_CHECKING:
+    from blackout.core.view import HandResult
 
 __all__ = [
     "BidChanged",
@@ -54,9 +57,10 @@ __all__ = [
     "GameOver",
     "HandDealt",
     "HandScored",
+    "Prebuilt",
     "TrickTaken",
     "TrumpNamed",
-    "card_played_table",
+    "prebuilt",
 ]
 
 
@@ -111,13 +115,20 @@ class CardPlayed:
     auto: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class TrickTaken:
-    """A trick is complete: ``leader`` led, ``cards`` in play order, ``winner`` took it."""
+class TrickTaken(NamedTuple):
+    """A trick is complete: ``leader`` led, ``cards`` in play order, ``winner`` took it.
+
+    The game keeps these as its finished tricks too (``view.tricks``; ``Trick`` is this
+    class): a named tuple, so making one costs the engine as little as a tuple.
+    """
 
     leader: int
     cards: tuple[Card, ...]
     winner: int
+
+    def seat_of(self, position: int, players: int) -> int:
+        """The seat that played the ``position``-th card of this trick."""
+        return (self.leader + position) % players
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +150,23 @@ Event = HandDealt | BidMade | BidChanged | TrumpNamed | CardPlayed | TrickTaken 
     | GameOver
 
 
-_PLAYED: list[tuple[tuple[CardPlayed], ...]] = []
+class Prebuilt(NamedTuple):
+    """The events of the commonest moves for one table size, built once and shared, so
+    the engine's hot path allocates none: ``cards[seat][card]`` is the one-event tuple
+    an ordinary play returns, ``bids[seat][tricks]`` the one a number bid returns."""
+
+    cards: tuple[tuple[tuple[CardPlayed], ...], ...]
+    bids: tuple[tuple[tuple[BidMade], ...], ...]
 
 
-def card_played_table(players: int) -> tuple[tuple[tuple[CardPlayed], ...], ...]:
-    """``table[seat][card]`` is the one-event tuple an ordinary play of ``card`` by
-    ``seat`` returns.  Built once and shared, so the engine's hot path (nine moves in
-    ten are such plays) allocates no event."""
-    while len(_PLAYED) < players:
-        seat = len(_PLAYED)
-        _PLAYED.append(tuple((CardPlayed(seat, card, False),) for card in CARDS))
-    return tuple(_PLAYED[:players])
+_PREBUILT: dict[int, Prebuilt] = {}
+
+
+def prebuilt(players: int) -> Prebuilt:
+    """The shared :class:`Prebuilt` events for a table of ``players`` seats."""
+    table = _PREBUILT.get(players)
+    if table is None:
+        table = _PREBUILT[players] = Prebuilt(
+            tuple(tuple((CardPlayed(seat, card),) for card in CARDS) for seat in range(players)),
+            tuple(tuple((BidMade(seat, bid),) for bid in BIDS) for seat in range(players)))
+    return table

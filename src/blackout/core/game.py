@@ -57,9 +57,8 @@ from blackout.core.events import (
     GameOver,
     HandDealt,
     HandScored,
-    TrickTaken,
     TrumpNamed,
-    card_played_table,
+    prebuilt,
 )
 from blackout.core.procedure import declarer_seat, first_leader
 from blackout.core.rules import Rules
@@ -222,8 +221,10 @@ class Game:
         self.winners: list[int] = []
         self.is_over = False
         self._exact = [0] * n
-        self._card_events = card_played_table(n)
-        self._opening: Events = (self._start_hand(0, self._first_dealer()),)
+        self._card_events, self._bid_events = prebuilt(n)
+        self._start_hand(0, self._first_dealer())
+        # The first deal's public facts; opening_events() makes the event when asked.
+        self._opening = self._deal_facts()
 
     @classmethod
     def new(cls, rules: Rules, players: Sequence[str], seed: int | None = None,
@@ -283,7 +284,7 @@ class Game:
             return self._largest
         return self._sizes[index]
 
-    def _start_hand(self, index: int, dealer: int) -> HandDealt:
+    def _start_hand(self, index: int, dealer: int) -> None:
         n, rules = self.n, self.rules
         self.hand_index = index
         size = self._size_of_hand(index)
@@ -330,15 +331,13 @@ class Game:
         self.leader: int | None = None
         self.phase: Phase = BIDDING
         self.to_move: int | None = start
-        return HandDealt(self.hand_number, size, dealer, self.turn_up, self.trump,
-                         self.trump_decided)
 
     # -- questions ----------------------------------------------------------------------
 
     def opening_events(self) -> Events:
         """The events that started the game, before any move: the first hand's deal.
         With the events every :meth:`apply` returned, they tell the whole game."""
-        return self._opening
+        return (HandDealt(1, *self._opening),)
 
     @property
     def history(self) -> list[Move]:
@@ -446,7 +445,7 @@ class Game:
                 if len(trick) < self.n:
                     self.to_move = to_move + 1 if to_move + 1 < self.n else 0
                     return self._card_events[to_move][card]
-                return self._card_events[to_move][card] + self._finish_trick(trick)
+                return self._finish_trick(trick, self._card_events[to_move][card][0])
         if type(action) is str:
             action = parse_action(action)
         elif not isinstance(action, Bid | Nil | Board | Play | ChooseTrump):
@@ -481,14 +480,15 @@ class Game:
         self.hands[seat] ^= 1 << card
         trick = self.trick_cards
         trick.append(card)
-        played = (CardPlayed(seat, card, True),) if auto else self._card_events[seat][card]
+        played = CardPlayed(seat, card, True) if auto else self._card_events[seat][card][0]
         if len(trick) < self.n:
             self.to_move = seat + 1 if seat + 1 < self.n else 0
-            return played
-        return played + self._finish_trick(trick)
+            return (played,)
+        return self._finish_trick(trick, played)
 
-    def _finish_trick(self, trick: list[Card]) -> Events:
-        """Close the full trick; return its TrickTaken and what follows it."""
+    def _finish_trick(self, trick: list[Card], played: CardPlayed) -> Events:
+        """Close the full trick; return the last card's event, the trick's (the finished
+        trick itself) and what follows it."""
         leader = self.leader
         assert leader is not None
         winner = trick_winner(leader, trick, self.trump, self.n)
@@ -497,10 +497,9 @@ class Game:
         self.tricks_won[winner] += 1
         self.trick_cards = []
         self.leader = self.to_move = winner
-        event = TrickTaken(leader, taken.cards, winner)
         if not self.hands[winner]:
-            return (event, *self._finish_hand())
-        return (event,)
+            return (played, taken, *self._finish_hand())
+        return (played, taken)
 
     def hooked_bid(self) -> tuple[int, str] | None:
         """The bid the hook forbids the seat to move, with the rules' sentence saying
@@ -520,11 +519,12 @@ class Game:
         self._bid_time[seat] = len(self._moves)
         self._bid_pos += 1
         self._skip_partners()
-        made = BidMade(seat, action)
+        made = self._bid_events[seat][action.tricks] if type(action) is Bid \
+            else (BidMade(seat, action),)
         if self._bid_pos < self.n:
             self.to_move = self.bidding_order[self._bid_pos]
-            return (made,)
-        return (made, *self._finish_bidding())
+            return made
+        return made + self._finish_bidding()
 
     def _check_bid(self, action: Action) -> None:
         if isinstance(action, Play):
@@ -623,7 +623,12 @@ class Game:
             return HandScored(result), GameOver(tuple(self.scores), tuple(self.winners))
         if self._extra_hands or self._schedule_done():
             self._extra_hands += 1
-        return HandScored(result), self._start_hand(self.hand_index + 1, (self.dealer + 1) % n)
+        self._start_hand(self.hand_index + 1, (self.dealer + 1) % n)
+        return HandScored(result), HandDealt(self.hand_number, *self._deal_facts())
+
+    def _deal_facts(self) -> tuple[int, int, Card | None, Suit | None, bool]:
+        """The public facts of the current hand's deal, as HandDealt holds them."""
+        return self.cards, self.dealer, self.turn_up, self.trump, self.trump_decided
 
     def _schedule_done(self) -> bool:
         played = len(self.hands_played)
@@ -704,11 +709,12 @@ class Game:
 
     # -- records ----------------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        """A JSON-able record of the game (see ``docs/record-format.md``)."""
+    def record(self, public: bool = False) -> dict[str, Any]:
+        """A JSON-able record of the game (see ``docs/record-format.md``); ``public``
+        leaves out the seed and deals, so a running game's record tells no hidden card."""
         from blackout.core.record import make_record
 
-        return make_record(self)
+        return make_record(self, public)
 
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:

@@ -19,7 +19,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["VARIANTS", "Rules", "RulesError", "variant"]
+__all__ = ["OPTIONS", "PRESET_OPTIONS", "TITLES", "VARIANTS", "OptionSpec", "Rules", "RulesError",
+           "variant"]
 
 Schedule = Literal["up", "down", "full_rotation", "down_up", "constant"]
 TrumpRule = Literal["turn_up", "spades", "declarer", "none"]
@@ -121,6 +122,14 @@ class Rules:
             "down_up": down + up[1:],
             "constant": (top,) * (self.max_hands or 1),
         }[self.schedule]
+
+    def hand_count(self, players: int) -> int | None:
+        """How many hands the schedule plays (tie-break hands not counted); None when
+        only a ``target`` score ends the game."""
+        if self.schedule == "constant":
+            return self.max_hands
+        scheduled = len(self.hand_sizes(players))
+        return scheduled if self.max_hands is None else min(scheduled, self.max_hands)
 
     def check_players(self, players: int) -> None:
         """Raise :class:`RulesError` unless this many players can play these rules."""
@@ -245,6 +254,70 @@ VARIANTS: dict[str, str] = {
     "number, board and nil bids, first team to 200.",
     "potomac": "Potomac Blackout (seed 004): 2-10 players, hands max..1..max, the top bidder "
     "names trump, exact 5 + bid (declarer 5 + 2 x bid), a miss loses the difference.",
+}
+
+#: Variant name -> a short title for menus and headings.
+TITLES: dict[str, str] = {
+    "pbmserv": "Play-by-email server (seed 001)",
+    "standard": "Standard (seed 002)",
+    "nullo": "Nullo (seed 003)",
+    "partnership": "Partnership (seed 000)",
+    "potomac": "Potomac (seed 004)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """What a rule option is, for a front end's form: its ``kind`` (``"bool"``,
+    ``"int"`` (None allowed when the preset's default is None), ``"choice"`` or
+    ``"schedule"`` (one of ``choices`` or a list of hand sizes)), bounds and a help line."""
+
+    name: str
+    kind: Literal["bool", "int", "choice", "schedule"]
+    help: str
+    choices: tuple[str, ...] = ()
+    min: int | None = None
+    max: int | None = None
+
+
+_PLAYER_SCORINGS = tuple(s for s in SCORINGS if s != "partnership")
+
+#: Every option a front end may offer, with its help line.
+OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
+    OptionSpec("schedule", "schedule", "hand sizes: up, down, full_rotation, down_up, constant, "
+               "or a list such as 7,6,5", choices=SCHEDULES),
+    OptionSpec("max_cards", "int", "the most cards a hand may have (default: 52 / players)",
+               min=1, max=26),
+    OptionSpec("trump", "choice", "how trump is chosen: the turned-up card, always spades, "
+               "named by the highest bidder, or none", choices=TRUMP_RULES),
+    OptionSpec("last_hand_no_trump", "bool", "the largest hand of the schedule is played at no "
+               "trump"),
+    OptionSpec("hook", "bool", "the last bidder may not make the bids total the cards dealt"),
+    OptionSpec("bid_changes", "bool", "a player may change a bid until the next player bids"),
+    OptionSpec("blind_first_hand", "bool", "a first hand of one card is bid blind and plays "
+               "itself"),
+    OptionSpec("scoring", "choice", "how a hand is scored", choices=_PLAYER_SCORINGS),
+    OptionSpec("team_bid", "choice", "a team's number bid must be made exactly or at least",
+               choices=("exact", "at_least")),
+    OptionSpec("team_bid_cap", "int", "the highest total a team may bid", min=1, max=13),
+    OptionSpec("target", "int", "a score that ends the game (none: play the schedule)", min=1,
+               max=10000),
+    OptionSpec("max_hands", "int", "stop after this many hands (none: play the schedule)",
+               min=1, max=1000),
+    OptionSpec("tiebreak", "choice", "how a tie for first place is settled", choices=TIEBREAKS),
+)}
+
+#: Variant name -> the options a table of that preset may change.
+PRESET_OPTIONS: dict[str, tuple[str, ...]] = {
+    "pbmserv": ("schedule", "max_cards", "hook", "blind_first_hand", "last_hand_no_trump",
+                "scoring", "tiebreak"),
+    "standard": ("schedule", "max_cards", "trump", "last_hand_no_trump", "hook", "scoring",
+                 "target", "max_hands", "tiebreak"),
+    "nullo": ("schedule", "max_cards", "trump", "last_hand_no_trump", "hook", "target",
+              "max_hands", "tiebreak"),
+    "partnership": ("target", "max_hands", "team_bid", "team_bid_cap", "tiebreak"),
+    "potomac": ("schedule", "max_cards", "hook", "bid_changes", "target", "max_hands",
+                "tiebreak"),
 }
 
 _OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name not in

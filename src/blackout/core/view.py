@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
 
 from blackout.core.actions import Action, BidAction
 from blackout.core.cards import SUIT_MASKS, Card, Suit, cards_in
+from blackout.core.events import TrickTaken
 from blackout.core.rules import Rules
 
 __all__ = ["HandResult", "Phase", "Trick", "View", "trick_winner", "trick_winner_position"]
@@ -52,16 +52,8 @@ def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players:
 
 
 
-class Trick(NamedTuple):
-    """A finished trick: who led, the cards in play order, who won."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    def seat_of(self, position: int, players: int) -> int:
-        """The seat that played the ``position``-th card of this trick."""
-        return (self.leader + position) % players
+#: A finished trick (who led, the cards in play order, who won) is the event that took it.
+Trick = TrickTaken
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
+from blackout.core.actions import Bid, Board, ChooseTrump, Nil, Play
 from blackout.core.cards import Card, Suit
 from blackout.core.view import View
 
@@ -22,19 +23,19 @@ except ImportError:  # pragma: no cover - depends on the core's progress
 
 def plain(value: Any) -> Any:
     """Cards, suits, actions, tuples and dataclasses as JSON-able values."""
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
     if isinstance(value, Suit):
         return value.letter
-    if isinstance(value, Card | Enum):
-        return str(value)
+    if isinstance(value, Card | Enum | Bid | Nil | Board | Play | ChooseTrump):
+        return str(value)  # a card or an action: its notation
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    return str(value)  # an action: its notation
+    return str(value)
 
 
 _EVENT_TYPES = {"HandDealt": "hand_dealt", "BidMade": "bid", "BidChanged": "bid_changed",
@@ -47,7 +48,8 @@ def event(value: Any) -> dict[str, Any]:
     if _codec is not None and hasattr(_codec, "event_to_json"):
         return dict(_codec.event_to_json(value))
     body = {"type": _EVENT_TYPES[type(value).__name__]}
-    body.update(plain(value))
+    names = getattr(value, "_fields", None) or [f.name for f in dataclasses.fields(value)]
+    body.update({name: plain(getattr(value, name)) for name in names})
     if body["type"] == "hand_dealt":
         body["trump"] = _trump(value.trump, value.trump_decided)
     elif body["type"] == "trump":

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -92,7 +92,8 @@ class Hub:
         self.services = services
         self.poll = poll
         self.feeds: dict[int, BoardFeed] = {}
-        self.present: Counter[tuple[int, str]] = Counter()
+        self.present: Counter[tuple[int, str]] = Counter()  # open sockets per player
+        self._announcing: defaultdict[tuple[int, str], asyncio.Lock] = defaultdict(asyncio.Lock)
         self.listeners: list[Callable[[], None]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -157,18 +158,22 @@ class Hub:
             del self.feeds[feed.board]
 
     async def arrive(self, board: int, userid: str | None) -> None:
-        """Tell the service a player's first connection to the board opened."""
+        """Tell the service a player's first connection to the board opened.  A second
+        tab waits until the first one's news is written, so its first state shows it."""
         if userid is not None:
-            self.present[board, userid] += 1
-            if self.present[board, userid] == 1:
-                await self._presence(board, userid, True)
+            async with self._announcing[board, userid]:
+                self.present[board, userid] += 1
+                if self.present[board, userid] == 1:
+                    await self._presence(board, userid, True)
 
     async def depart(self, board: int, userid: str | None) -> None:
+        """Tell the service a player's last connection to the board closed."""
         if userid is not None:
-            self.present[board, userid] -= 1
-            if self.present[board, userid] <= 0:
-                del self.present[board, userid]
-                await self._presence(board, userid, False)
+            async with self._announcing[board, userid]:
+                self.present[board, userid] -= 1
+                if self.present[board, userid] <= 0:
+                    del self.present[board, userid]
+                    await self._presence(board, userid, False)
 
     async def _presence(self, board: int, userid: str, connected: bool) -> None:
         try:

@@ -285,7 +285,11 @@ class TableScreen {
 
   draw() {
     const t = this.shown;
-    const focused = document.activeElement?.dataset?.action;
+    // Redrawing replaces the elements: keep the keyboard's place on the same action.
+    const active = document.activeElement;
+    const focusKey = active?.dataset?.action !== undefined
+      ? `[data-action="${CSS.escape(active.dataset.action)}"]`
+      : active?.dataset?.command ? `[data-command="${CSS.escape(active.dataset.command)}"]` : null;
     // What the screen shows, for anyone (a test, an assistive tool) that waits on it.
     Object.assign(this.$(".table-page").dataset, {
       event: t.event, nextMove: t.next_move, status: t.status, phase: t.view?.phase ?? "",
@@ -311,7 +315,7 @@ class TableScreen {
       this.layoutHand();
     }
     this.tickClock();
-    if (focused) this.root.querySelector(`[data-action="${CSS.escape(focused)}"]`)?.focus();
+    if (focusKey && !this.root.contains(active)) this.root.querySelector(focusKey)?.focus();
   }
 
   waitingHtml() {
