@@ -2,9 +2,12 @@
 
 Every decision is searched by :mod:`blackout.bots.tree`: the cards the bot cannot see
 are dealt many times over (:class:`~blackout.bots.sampling.Sampler`: void suits
-respected, otherwise uniform), the seat's own later cards
+respected, otherwise uniform; each deal then chosen among four in proportion to how
+likely the learnt model of :mod:`blackout.bots.inference` finds it, given the bids and
+cards so far, unless ``inference=False``), the seat's own later cards
 and the others' answers are searched in a tree, the rest of the hand is played out
-with the fast policy of :mod:`blackout.bots.playout`, and each outcome is scored with
+with the fast policy of :mod:`blackout.bots.playout` (its last ``endgame`` tricks solved
+exactly, if asked), and each outcome is scored with
 the table's own :func:`~blackout.core.scoring.hand_points`.  An outcome's value to a
 seat is its points, less ``rivalry`` (0 to 1) times its rivals' average: a rivalrous
 bot, its own score settled, still plays to cost the others theirs.  The candidate
