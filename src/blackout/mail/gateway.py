@@ -64,6 +64,8 @@ class Gateway:
         self.service = service
         self.config = config
         service.notifier = mail_notices
+        # Computer players move after the answer (run_due), never inside a request.
+        service.run_bots = False
 
     # -- incoming -----------------------------------------------------------------------
 
@@ -76,7 +78,9 @@ class Gateway:
         words = _command_words(subject)
         comment = _comment(message)
         try:
-            reply = execute(self.service, words, comment=comment)
+            # The sender is the source wrong passwords are counted by: a stranger's
+            # guesses lock out the stranger, not the owner's own address.
+            reply = execute(self.service, words, comment=comment, source=sender)
         except ValueError as exc:  # CommandError, ServiceError, RulesError
             self.service.post([self._error_notice(sender, subject, message, str(exc), words)])
             return
@@ -139,6 +143,7 @@ class Gateway:
 
     def check_timeouts(self) -> list[Event]:
         """Remind or replace idle players (their mail goes to the outbox), then deliver."""
+        self.service.parts.runner.run_due()
         events = self.service.check_timeouts(
             self.service.clock(), remind_after=timedelta(hours=self.config.remind_after_hours),
             give_up_after=timedelta(hours=self.config.give_up_after_hours),
@@ -164,7 +169,9 @@ class Gateway:
 
     def _answer(self, message: Any) -> None:
         self.handle(message)
-        self.deliver()
+        self.deliver()  # the answer first; then the computer players it made due
+        if self.service.parts.runner.run_due():
+            self.deliver()
 
 
 def _first_line(exc: BaseException) -> str:
