@@ -22,6 +22,7 @@ COMMAND_MODULES = [
     "blackout.cli.play",
     "blackout.cli.score",
     "blackout.cli.replay",
+    "blackout.cli.analyse",
     "blackout.cli.arena",
     "blackout.cli.server",
     "blackout.cli.serve",
