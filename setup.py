@@ -1,9 +1,15 @@
-"""Builds the optional C accelerator of the search bots; everything else is in pyproject.toml.
+"""Builds the optional C extensions; everything else is in pyproject.toml.
 
-Without a C compiler the extension is skipped and the bots run their pure-Python code.
+``blackout.bots._fast`` accelerates the search bots, ``blackout.core._engine`` is the
+compiled rules engine (``blackout.core.fast``).  Without a C compiler they are skipped
+and the pure-Python code runs instead.
 """
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("blackout.bots._fast", ["src/blackout/bots/_fast.c"],
-                             extra_compile_args=["-O2"], optional=True)])
+setup(ext_modules=[
+    Extension("blackout.bots._fast", ["src/blackout/bots/_fast.c"],
+              extra_compile_args=["-O2"], optional=True),
+    Extension("blackout.core._engine", ["src/blackout/core/_engine.c"],
+              extra_compile_args=["-O2"], optional=True),
+])

@@ -11,13 +11,21 @@ hook, 1 point a trick + 10 for an exact bid)::
 
     .venv/bin/python bench/ab.py cheat --cards 7 --deals 40 90      # one process
     .venv/bin/python bench/ab.py basic --cards 7 --deals 0 10
+    .venv/bin/python bench/ab.py policy --preset pbmserv --field basic --deals 0 8 --iterations 300
+
+(``--preset`` plays that preset's whole game; ``--field`` puts another bot in the three
+other seats: the last line is the expert with ``others="policy"``, which never takes a
+player for a basic bot, against three basic bots.)
 
 ``--think SECONDS`` plays every bot on a time budget instead (one worker each, so two
 processes can share a 2-core machine): how a variant that is faster or slower per
 iteration compares at equal time; the result then depends on the machine.
 
 Variants: ``cheat`` (the shipped expert shown every hand: what perfect information
-is worth to this search), ``basic``, ``expert`` (a sanity check: margin exactly 0), or
+is worth to this search), ``basic``, ``expert`` (a sanity check: margin exactly 0),
+``policy`` (the expert with ``others="policy"``), ``infer`` (deals weighted by the
+learnt card model), ``endgame:K`` (the expert solving
+the last K tricks of every play-out exactly), or
 ``module:NAME``, a module on ``PYTHONPATH`` with its own ``ExpertBot`` (a modified copy
 of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried).
 Two processes on disjoint deal ranges use both cores; the per-deal lines they print
@@ -66,6 +74,12 @@ def make_bot(kind: str, seed: int, budget: dict[str, Any]) -> Any:
         return ExpertBot(seed=seed, **budget)
     if kind == "cheat":
         return Cheat(seed, budget)
+    if kind == "infer":
+        return ExpertBot(seed=seed, inference=True, **budget)
+    if kind == "policy":
+        return ExpertBot(seed=seed, others="policy", **budget)
+    if kind.startswith("endgame:"):
+        return ExpertBot(seed=seed, endgame=int(kind.removeprefix("endgame:")), **budget)
     if kind.startswith("module:"):
         return importlib.import_module(kind.removeprefix("module:")).ExpertBot(
             seed=seed, **budget)
@@ -73,10 +87,11 @@ def make_bot(kind: str, seed: int, budget: dict[str, Any]) -> Any:
 
 
 def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
-         budget: dict[str, Any], deal: int) -> tuple[float, list[bool], list[bool]]:
+         budget: dict[str, Any], deal: int, field: str = "expert",
+         ) -> tuple[float, list[bool], list[bool]]:
     """One game; the variant's margin per hand and the exact bids of both sides."""
     game = blackout.Game.new(rules, [f"p{s}" for s in range(PLAYERS)], seed=game_seed)
-    players = [make_bot(variant if s == lone else "expert", 10 * deal + s, budget)
+    players = [make_bot(variant if s == lone else field, 10 * deal + s, budget)
                for s in range(PLAYERS)]
     while not game.is_over:
         seat = game.to_move
@@ -102,10 +117,13 @@ def main() -> int:
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--think", type=float,
                         help="seconds per decision instead of iterations (one worker each)")
+    parser.add_argument("--preset", help="play this preset's whole game instead of oh_hell")
+    parser.add_argument("--field", default="expert",
+                        help="the bot in the three other seats (default expert)")
     args = parser.parse_args()
     budget: dict[str, Any] = ({"iterations": args.iterations} if args.think is None
                               else {"think": args.think, "workers": 1})
-    rules = oh_hell_rules(args.cards)
+    rules = blackout.variant(args.preset) if args.preset else oh_hell_rules(args.cards)
     margins: list[float] = []
     made: dict[str, list[bool]] = {"variant": [], "expert": []}
     for deal in range(*args.deals):
@@ -113,14 +131,15 @@ def main() -> int:
         per_seat = []
         for lone in range(PLAYERS):
             margin, mine, theirs = play(rules, game_seed, lone, args.variant,
-                                        budget, deal)
+                                        budget, deal, args.field)
             per_seat.append(margin)
             made["variant"] += mine
             made["expert"] += theirs
         margins.append(statistics.fmean(per_seat))
         print(json.dumps({"deal": deal, "margin": margins[-1]}), flush=True)
     interval = mean_interval(margins)
-    print(f"{args.variant} vs expert, {args.cards} cards, deals {args.deals[0]}-"
+    game = args.preset or f"{args.cards} cards"
+    print(f"{args.variant} vs {args.field}, {game}, deals {args.deals[0]}-"
           f"{args.deals[1]}, {budget}: margin {interval.mean:+.2f} "
           f"± {interval.half_width:.2f} per hand; exact bids "
           f"{statistics.fmean(made['variant']):.1%} vs {statistics.fmean(made['expert']):.1%}")

@@ -35,6 +35,7 @@ from typing import Any
 
 import blackout
 from blackout import Card, Game, Play
+from blackout.core.fast import COMPILED, FastGame, ReferenceGame
 
 PLAYERS = ("north", "east", "south", "west")
 CARDS_PER_HAND = 12
@@ -68,10 +69,14 @@ class Engine(ABC):
 
 
 class Ours(Engine):
-    name = "blackout"
+    """Our engine: the compiled one when it is built, or the pure-Python reference."""
+
+    def __init__(self, game: type[Game] = Game, name: str = "blackout") -> None:
+        self.game = game
+        self.name = name
 
     def deal(self, rng: random.Random) -> Game:
-        return Game.new(RULES, PLAYERS, seed=rng.getrandbits(63))
+        return self.game.new(RULES, PLAYERS, seed=rng.getrandbits(63))
 
     def play_out(self, state: Game, rng: random.Random) -> None:
         choice = rng.choice
@@ -80,8 +85,10 @@ class Ours(Engine):
 
 
 class OpenSpiel(Engine):
-    """OpenSpiel's oh_hell.  Its chance nodes (the dealer, each card dealt, the trump
-    card) all have equally likely outcomes, so a uniform choice samples them exactly."""
+    """OpenSpiel's oh_hell driven the fastest ordinary way: every node, chance nodes
+    included, by ``apply_action(choice(legal_actions()))``.  Its chance nodes (the
+    dealer, each card dealt, the trump card) all have equally likely outcomes, so a
+    uniform choice among the legal actions samples them exactly."""
 
     name = "open_spiel"
 
@@ -93,13 +100,38 @@ class OpenSpiel(Engine):
         state = self.game.new_initial_state()
         choice = rng.choice
         while state.is_chance_node():
-            state.apply_action(choice(state.chance_outcomes())[0])
+            state.apply_action(choice(state.legal_actions()))
         return state
 
     def play_out(self, state: Any, rng: random.Random) -> None:
         choice = rng.choice
         while not state.is_terminal():
             state.apply_action(choice(state.legal_actions()))
+
+    def play(self, hands: int, rng: random.Random) -> None:
+        # One loop for chance and decision nodes alike: the shortest way to drive it.
+        new_state, choice = self.game.new_initial_state, rng.choice
+        for _ in range(hands):
+            state = new_state()
+            while not state.is_terminal():
+                state.apply_action(choice(state.legal_actions()))
+
+
+class OpenSpielChanceOutcomes(OpenSpiel):
+    """The same, but each chance node sampled from ``chance_outcomes()`` (a list of
+    (action, probability) pairs): a slower way, kept as a second, labelled line."""
+
+    name = "open_spiel (chance_outcomes)"
+
+    def deal(self, rng: random.Random) -> Any:
+        state = self.game.new_initial_state()
+        choice = rng.choice
+        while state.is_chance_node():
+            state.apply_action(choice(state.chance_outcomes())[0])
+        return state
+
+    def play(self, hands: int, rng: random.Random) -> None:
+        Engine.play(self, hands, rng)
 
 
 def check_same_game(pyspiel: Any, hands: int, seed: int = 12345) -> None:
@@ -124,7 +156,7 @@ def check_same_game(pyspiel: Any, hands: int, seed: int = 12345) -> None:
         dealt = [theirs_to_ours[a] for a in cards]
         deal = blackout.Deal(hands=[dealt[seat:-1:players] for seat in range(players)],
                              turn_up=dealt[-1], dealer=dealer)
-        ours = Game.new(RULES, PLAYERS, deals=[deal])
+        ours = FastGame.new(RULES, PLAYERS, deals=[deal])
         while not state.is_terminal():
             legal = sorted(state.legal_actions())
             mapped = sorted(_theirs(a, ours_to_theirs) for a in ours.legal_actions())
@@ -164,7 +196,7 @@ def measure(engine: Engine, hands: int, seed: int) -> dict[str, float]:
             "decisions_us": (done - dealt) / hands * 1e6}
 
 
-def bytes_per_game(stage: str, games: int = 500) -> int:
+def bytes_per_game(game_class: type[Game], stage: str, games: int = 500) -> int:
     """Memory held by one of our game objects (tracemalloc, shared tables excluded).
 
     ``stage``: ``"new"`` just dealt, ``"mid"`` after the bids and 6 tricks,
@@ -172,13 +204,13 @@ def bytes_per_game(stage: str, games: int = 500) -> int:
     """
     rng = random.Random(7)
     moves = {"new": 0, "mid": len(PLAYERS) * (1 + 6), "over": 10_000}[stage]
-    Ours().play(1, rng)  # load every lazily built table before measuring
+    Ours(game_class).play(1, rng)  # load every lazily built table before measuring
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     kept = []
     for _ in range(games):
-        game = Game.new(RULES, PLAYERS, seed=rng.getrandbits(63))
+        game = game_class.new(RULES, PLAYERS, seed=rng.getrandbits(63))
         for _ in range(moves):
             if game.is_over:
                 break
@@ -187,6 +219,36 @@ def bytes_per_game(stage: str, games: int = 500) -> int:
     used = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
     return round(used / games)
+
+
+def search_costs(pyspiel: Any | None, rounds: int = 7, calls: int = 20_000) -> dict[str, float]:
+    """Microseconds a call of what a search does at every node, halfway through a hand
+    (bids made, 18 cards played): our ``copy()``, our ``apply`` + ``undo`` of one card,
+    and OpenSpiel's ``clone()``; medians of rounds that alternate between them."""
+    rng = random.Random(3)
+    game = FastGame.new(RULES, PLAYERS, seed=5)
+    for _ in range(len(PLAYERS) + 18):
+        game.apply(rng.choice(game.legal_actions()))
+    card = game.legal_actions()[0]
+    timed: dict[str, Any] = {"blackout copy()": game.copy}
+    if COMPILED:
+        def play_and_undo() -> None:
+            game.apply(card)
+            game.undo()
+        timed["blackout apply() + undo()"] = play_and_undo
+    if pyspiel is not None:
+        state = OpenSpiel(pyspiel).deal(rng)
+        for _ in range(len(PLAYERS) + 18):
+            state.apply_action(rng.choice(state.legal_actions()))
+        timed["open_spiel clone()"] = state.clone
+    samples: dict[str, list[float]] = {name: [] for name in timed}
+    for _ in range(rounds):
+        for name, call in timed.items():
+            start = time.perf_counter()
+            for _ in range(calls):
+                call()
+            samples[name].append((time.perf_counter() - start) / calls * 1e6)
+    return {name: round(statistics.median(times), 3) for name, times in samples.items()}
 
 
 def versions(pyspiel: Any | None) -> dict[str, str]:
@@ -209,42 +271,62 @@ def load_pyspiel() -> Any | None:
     return pyspiel
 
 
+def our_engines() -> list[Ours]:
+    """The compiled engine when it is built, and the pure-Python reference."""
+    if COMPILED:
+        return [Ours(FastGame, "blackout"), Ours(ReferenceGame, "blackout (python)")]
+    return [Ours(ReferenceGame, "blackout (python)")]
+
+
 def run(hands: int, rounds: int, check: int) -> dict[str, Any]:
     pyspiel = load_pyspiel()
-    engines: list[Engine] = [Ours()]
+    ours = our_engines()
+    engines: list[Engine] = list(ours)
     if pyspiel is not None:
         check_same_game(pyspiel, check)
         print(f"same game: {check} hands played move for move in both engines agree",
               file=sys.stderr)
-        engines.append(OpenSpiel(pyspiel))
+        engines += [OpenSpiel(pyspiel), OpenSpielChanceOutcomes(pyspiel)]
     samples: dict[str, list[dict[str, float]]] = {e.name: [] for e in engines}
     for round_number in range(rounds):
         for engine in engines:
             sample = measure(engine, hands, seed=round_number)
             samples[engine.name].append(sample)
-            print(f"round {round_number + 1}/{rounds}  {engine.name:<10} "
+            print(f"round {round_number + 1}/{rounds}  {engine.name:<28} "
                   f"{sample['hands_per_second']:7.0f} hands/s  deal {sample['deal_us']:5.1f} us"
                   f"  decisions {sample['decisions_us']:6.1f} us", file=sys.stderr)
     result: dict[str, Any] = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "versions": versions(pyspiel),
+        "compiled_engine": COMPILED,
         "hands_per_round": hands,
         "rounds": rounds,
         "engines": {name: _summary(runs) for name, runs in samples.items()},
-        "bytes_per_game": {stage: bytes_per_game(stage) for stage in ("new", "mid", "over")},
+        "search_us_per_call": search_costs(pyspiel),
+        "bytes_per_game": {e.name: {stage: bytes_per_game(e.game, stage)
+                                    for stage in ("new", "mid", "over")} for e in ours},
     }
     if pyspiel is not None:
         result["same_game_checked_hands"] = check
-    if pyspiel is not None:
-        ours, theirs = (result["engines"][name]["hands_per_second"]["median"]
-                        for name in ("blackout", "open_spiel"))
-        result["ratio_blackout_to_open_spiel"] = round(ours / theirs, 2)
-        # Each round's two runs are back to back, so their ratio shares the machine's
-        # load of the moment; the median of these ratios is the steadier comparison.
-        paired = [a["hands_per_second"] / b["hands_per_second"]
-                  for a, b in zip(samples["blackout"], samples["open_spiel"], strict=True)]
-        result["paired_ratio_median"] = round(statistics.median(paired), 2)
+        # The headline compares our fastest engine with OpenSpiel's fastest way.
+        summaries = result["engines"]
+        theirs = max(("open_spiel", "open_spiel (chance_outcomes)"),
+                     key=lambda name: summaries[name]["hands_per_second"]["median"])
+        result["ratios"] = {
+            e.name: _ratios(samples[e.name], samples[theirs], against=theirs) for e in ours}
     return result
+
+
+def _ratios(ours: list[dict[str, float]], theirs: list[dict[str, float]],
+            against: str) -> dict[str, Any]:
+    mine = statistics.median(r["hands_per_second"] for r in ours)
+    other = statistics.median(r["hands_per_second"] for r in theirs)
+    # Each round's runs are back to back, so their ratio shares the machine's load of
+    # the moment; the median of these ratios is the steadier comparison.
+    paired = [a["hands_per_second"] / b["hands_per_second"]
+              for a, b in zip(ours, theirs, strict=True)]
+    return {"against": against, "ratio_of_medians": round(mine / other, 2),
+            "paired_ratio_median": round(statistics.median(paired), 2)}
 
 
 def _summary(runs: list[dict[str, float]]) -> dict[str, Any]:
@@ -264,22 +346,25 @@ def report(result: dict[str, Any]) -> str:
                  "(4 players, 12 cards, turned-up trump, hook), medians:")
     for name, summary in result["engines"].items():
         rate = summary["hands_per_second"]
-        lines.append(f"  {name:<10} {rate['median']:>6} hands/s (min {rate['min']}, "
+        lines.append(f"  {name:<28} {rate['median']:>6} hands/s (min {rate['min']}, "
                      f"max {rate['max']}); per hand: deal {summary['deal_us_median']} us, "
                      f"52 decisions {summary['decisions_us_median']} us")
     if "same_game_checked_hands" in result:
         lines.append(f"  same game: {result['same_game_checked_hands']} hands played move "
                      "for move in both engines gave the same legal moves and scores")
-    if "ratio_blackout_to_open_spiel" in result:
-        lines.append(f"  blackout / open_spiel = {result['ratio_blackout_to_open_spiel']} "
-                     f"(ratio of medians); {result['paired_ratio_median']} "
-                     "(median of the per-round ratios)")
+    if "ratios" in result:
+        for name, ratio in result["ratios"].items():
+            lines.append(f"  {name} / {ratio['against']} = {ratio['ratio_of_medians']} "
+                         f"(ratio of medians); {ratio['paired_ratio_median']} "
+                         "(median of the per-round ratios)")
     else:
         lines.append("  open_spiel is not installed: measured blackout only "
                      "(pip install -e '.[bench]' to compare)")
-    memory = result["bytes_per_game"]
-    lines.append(f"memory per blackout game object: {memory['new']} bytes new, "
-                 f"{memory['mid']} after bids + 6 tricks, {memory['over']} finished")
+    lines.append("search, us a call halfway through a hand: " + ", ".join(
+        f"{name} {us}" for name, us in result["search_us_per_call"].items()))
+    for name, memory in result["bytes_per_game"].items():
+        lines.append(f"memory per {name} game object: {memory['new']} bytes new, "
+                     f"{memory['mid']} after bids + 6 tricks, {memory['over']} finished")
     return "\n".join(lines)
 
 

@@ -1,18 +1,38 @@
 """Helpers shared by the rules-core tests: prearranged deals, scripted bidding and play,
-and a snapshot of everything a refused action must leave unchanged."""
+and a snapshot of everything a refused action must leave unchanged.
+
+``BLACKOUT_ENGINE=compiled`` runs the tests against the compiled engine: ``blackout.Game``
+becomes :class:`blackout.core.fast.FastGame` before any test module imports it
+(tests/test_engine_suite.py runs the core tests that way).
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Callable, Mapping
 
 import pytest
 
+import blackout
+import blackout.core.game
+from blackout.core.fast import COMPILED, FastGame
+
+if os.environ.get("BLACKOUT_ENGINE") == "compiled":
+    if not COMPILED:
+        raise RuntimeError("BLACKOUT_ENGINE=compiled but the compiled engine was not built")
+    blackout.Game = blackout.core.game.Game = FastGame  # type: ignore[misc]
+
+
 from blackout import Action, Deal, Game, HandResult, IllegalAction
 from blackout.core.cards import RANK_NAMES
 
 SUIT_LETTERS = "CDHS"
+
+
+def pytest_report_header() -> str:
+    return f"blackout engine: {blackout.Game.__module__}.{blackout.Game.__qualname__}"
 
 
 def top_cards(suit: str, size: int) -> list[str]:

@@ -107,7 +107,7 @@ def test_a_thinking_bot_holds_no_lock_and_rethinks_after_a_bid_change(tmp_path,
         session.add_all(Account(userid=userid, email=f"{userid}@example.org",
                                 password_hash=password_hashes[userid], failures=0,
                                 created_at=datetime(2026, 1, 1)) for userid in ("ann", "bob"))
-    service = Service(database, bot_think=2.0)
+    service = Service(database, bot_think=4.0)  # room for two argon2 checks on a busy machine
     rules = variant("potomac", inorder=True, first_dealer=1, schedule=[2])
     board = service.challenge(["ann", "bot:expert"], rules, seed=5).board
     first = threading.Thread(target=service.move, args=(board, "ann", "ann-pw", "1"))

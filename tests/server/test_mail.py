@@ -84,22 +84,30 @@ def test_commands_by_mail_with_boards_to_every_player(mail, service, people):
     assert answer["To"] == "zed@example.org" and "account zed created" in answer.get_content()
 
     send(port, "ann@example.org", "blackout challenge -inorder -seed=2 ann bob cy di")
+    (refused,) = sink.take(1)  # by mail, nobody chooses the deal of a game with people
+    assert "-seed=N is only for games between computer players" in refused.get_content()
+    assert service.games() == []
+
+    send(port, "ann@example.org", "blackout challenge -inorder ann bob cy di")
+    game = service.snapshot(101).game
+    first = game.players[game.to_move]
     mails = sink.take(5)  # the answer, then a board for each of the four players
-    boards = [m for m in mails if m["Subject"] == "blackout Board 101 ann"]
+    boards = [m for m in mails if m["Subject"] == f"blackout Board 101 {first}"]
     assert sorted(str(m["To"]) for m in boards) == [f"{p}@example.org" for p in
                                                     ("ann", "bob", "cy", "di")]
+    assert not any(str(game.seed) in m.get_content() for m in mails)  # the deal is secret
 
-    send(port, "ann@example.org", "blackout move 101 ann ann-pw 0#1",
+    send(port, f"{first}@example.org", f"blackout move 101 {first} {first}-pw 0#1",
          "Good luck, all.\n\n> quoted text stays out\n-- \nann's signature")
     mails = sink.take(5)
     answer = next(m for m in mails if str(m["Subject"]).startswith("Re:"))
     assert "move #1 accepted on board 101: 0" in answer.get_content()
-    boards = by_recipient([m for m in mails if m["Subject"] == "blackout Board 101 bob"])
+    second = game.players[(game.to_move + 1) % 4]
+    boards = by_recipient([m for m in mails if m["Subject"] == f"blackout Board 101 {second}"])
     assert len(boards) == 4
-    game = service.snapshot(101).game
     for seat, userid in enumerate(("ann", "bob", "cy", "di")):
         text = boards[f"{userid}@example.org"].get_content()
-        assert "Move #1: ann 0 saying: Good luck, all." in text
+        assert f"Move #1: {first} 0 saying: Good luck, all." in text
         assert "quoted text" not in text and "signature" not in text
         # The blind first hand: everyone's card but your own.
         own = str(next(cards_in(game.hands[seat])))

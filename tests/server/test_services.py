@@ -3,10 +3,16 @@ database: sessions, tables, the event log, the bus, the runner, queries."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from datetime import datetime
+
 import pytest
 
 from blackout.service import Services, errors
-from blackout.storage import Database
+from blackout.storage import Account, Database
+
+from .conftest import POSTGRES_ENV, postgres_schema_url
 
 
 @pytest.fixture
@@ -108,3 +114,81 @@ def test_a_spectator_sees_the_public_view(services):
     assert public["legal_actions"] == []
     mine = services.queries.table(board, "ann")["view"]
     assert len(mine["hands"][0]) == 3 and mine["hands"][1] is None
+
+
+def test_a_mail_move_and_a_web_move_on_one_board_share_the_log_and_the_mail(
+        service, database, people):
+    """The command language's Service and the web's Services are the same tables: a
+    move made by either is in the one event log, and the players of a mail game are
+    mailed the board whichever front made it."""
+    from sqlalchemy import select
+
+    from blackout import variant
+    from blackout.mail import mail_notices
+    from blackout.storage import OutboxMail
+
+    web = Services(database, takeover_bot="bot:random")
+    web.mail_with(mail_notices)
+    service.notifier = mail_notices
+    board = service.challenge(["ann", "bob", "cy", "di"], variant("pbmserv", inorder=True),
+                              seed=2).board
+    state = web.queries.table(board, "ann")
+    first = state["view"]["players"][state["view"]["to_move"]]
+    service.move(board, first, people[first], "0")  # by mail (or the command line)
+    state = web.queries.table(board, None)
+    assert state["next_move"] == 2
+    last = web.queries.events(board, 0)[-1]["event"]
+    assert last["type"] == "bid" and last["bid"] == "0"
+    second = state["view"]["players"][state["view"]["to_move"]]
+    web.tables.move(board, second, "0", 2)  # on the web
+    assert service.snapshot(board).moves[-1].action == "0"
+    assert [m.number for m in service.snapshot(board).moves] == [1, 2]
+    with database.transaction() as session:
+        summaries = [m.summary for m in session.scalars(select(OutboxMail))
+                     if m.recipient == "ann@example.org"]
+    assert any(f"Move #2: {second} 0" in text for text in summaries)
+    web.bus.close()
+
+
+def _test_a_commit_in_another_process_reaches_this_processs_subscribers(db_url, people):
+    """PostgreSQL's LISTEN/NOTIFY (payload "board:n"): a process that did not make the
+    change hears of it.  (SQLite is one process: the in-process bus, tested above.)"""
+    import threading
+
+    here = Services(Database(db_url), listen=True, takeover_bot="bot:random")
+    there = Services(Database(db_url), takeover_bot="bot:random")  # another process's
+    assert here.bus._listener is not None and here.bus._listener.ready.wait(10)
+    heard: list[tuple[int, int]] = []
+    arrived = threading.Event()
+
+    def hear(board: int, n: int) -> None:
+        heard.append((board, n))
+        arrived.set()
+
+    here.bus.subscribe(hear)
+    board = there.tables.create("ann", "standard", {"schedule": [1]}, ["ann", "open"],
+                                private=False, clock=None)["board"]
+    assert arrived.wait(10)
+    assert heard == [(board, 1)]  # table_created, numbered 1
+    here.close()
+    there.close()
+
+
+if os.environ.get(POSTGRES_ENV):
+    @pytest.fixture
+    def postgres_url() -> Iterator[str]:
+        yield from postgres_schema_url()
+
+    @pytest.fixture
+    def postgres_people(postgres_url, password_hashes):
+        database = Database(postgres_url)
+        with database.transaction() as session:
+            session.add(Account(userid="ann", email="ann@example.org",
+                                password_hash=password_hashes["ann"], failures=0,
+                                created_at=datetime(2026, 1, 1)))
+        database.dispose()
+
+    def test_a_commit_in_another_process_reaches_this_processs_subscribers(
+            postgres_url, postgres_people):
+        _test_a_commit_in_another_process_reaches_this_processs_subscribers(
+            postgres_url, postgres_people)

@@ -84,6 +84,9 @@ def test_no_view_shows_a_hidden_card(service: Service, people, name, options, pl
                 assert not card_words(shown) & hidden_from(game, seat)
         seat = game.to_move
         userid = snap.controller(seat)
+        if userid.startswith("bot:"):  # with the gateway, bots move after the request
+            service.play_bots(board)
+            continue
         action = game.legal_actions()[-1]
         service.move(board, userid, people[userid], str(action))
     snap = service.snapshot(board)

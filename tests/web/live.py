@@ -30,6 +30,7 @@ from blackout.web import create_app
 
 PASSWORDS = {"ann": "ann-pw-1", "bob": "bob-pw-1", "cy": "cy-pw-1", "di": "di-pw-1"}
 WAIT = 20.0  # seconds any awaited thing may take before the test fails
+START = 60.0  # seconds a `blackout serve` process may take to answer (a busy machine)
 
 
 def open_services(url: str) -> Services:
@@ -106,7 +107,7 @@ class ServerProcess:
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
     def __enter__(self) -> ServerProcess:
-        deadline = time.monotonic() + WAIT
+        deadline = time.monotonic() + START
         while True:
             assert self.process.poll() is None, f"server exited: {self.process.stderr.read()}"
             try:

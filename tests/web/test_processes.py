@@ -156,3 +156,26 @@ class Table:
         self.events += watcher.events()
         last = self.events[-1]["n"] if self.events else 0
         return Watcher(self.b.ws_url, self.board, after=last)
+
+
+def test_workers_serve_the_same_tables(db_url, backend, services, tokens, capsys):
+    """``--workers 2`` on PostgreSQL: the requests of one game land on either worker and
+    the WebSocket still gets every event once.  SQLite cannot tell one process of another's
+    commits, so there the option is refused in one line."""
+    if backend == "sqlite":
+        from blackout.cli.main import main
+
+        assert main(["serve", "--db", db_url, "--workers", "2"]) == 2
+        assert "needs a PostgreSQL database" in capsys.readouterr().err
+        return
+    with ServerProcess(db_url, workers=2) as server:
+        ann, bob = (Player(server.url, name, tokens[name]) for name in ("ann", "bob"))
+        board = ann.create("standard", ["ann", "bob", "bot:basic"], {"schedule": [2]})
+        bob.ok("POST", f"/api/tables/{board}/join", json={})
+        watcher = Watcher(server.ws_url, board)
+        play_out({"ann": ann, "bob": bob}, board, random.Random(9))
+        watcher.wait_for_state(ann.table(board)["event"])
+        watcher.close()
+    logged = services.queries.events(board, 0)
+    assert [m["n"] for m in watcher.events()] == [row["n"] for row in logged]
+    assert_each_seat_played_once_per_trick(logged, players=3)

@@ -15,6 +15,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #define NO_TRICK (-99)
 #define EVERY_TRICK 99
@@ -52,6 +53,19 @@ static int trick_winner_position(const int *trick, int len, int trump)
         }
     }
     return best_pos;
+}
+
+/* The twins of blackout.core.game's beats and playable (tests/test_bots_fast.py compares). */
+static int beats(int card, int best, int trump)
+{
+    int pair[2] = {best, card};
+    return trick_winner_position(pair, 2, trump) == 1;
+}
+
+static uint64_t playable(uint64_t hand, const int *trick, int len)
+{
+    uint64_t follow = len ? hand & suit_mask(trick[0] / 13) : 0;
+    return follow ? follow : hand;
 }
 
 static int shed_key(int card, int trump) { return card % 13 + (card / 13 == trump ? 13 : 0); }
@@ -142,7 +156,7 @@ static void split_by_trick(const int *cards, int n, const int *trick, int len, i
     *n_winners = *n_losers = 0;
     for (int i = 0; i < n; i++) {
         int c = cards[i];
-        if (c / 13 == best / 13 ? c > best : c / 13 == trump)
+        if (beats(c, best, trump))
             winners[(*n_winners)++] = c;
         else
             losers[(*n_losers)++] = c;
@@ -154,10 +168,7 @@ static int choose_card(uint64_t hand, uint64_t others, const int *trick, int len
 {
     if (!len)
         return lead(hand, others, trump, need);
-    uint64_t legal = hand & suit_mask(trick[0] / 13);
-    if (!legal)
-        legal = hand;
-    int cards[52], n = cards_of(legal, cards);
+    int cards[52], n = cards_of(playable(hand, trick, len), cards);
     int winners[52], losers[52], n_winners, n_losers;
     split_by_trick(cards, n, trick, len, trump, winners, &n_winners, losers, &n_losers);
     if (need > 0) {
@@ -178,10 +189,7 @@ static int choose_card(uint64_t hand, uint64_t others, const int *trick, int len
 static int basic_card(uint64_t hand, uint64_t unseen, const int *trick, int len, int trump,
                       int need, int last)
 {
-    uint64_t legal = len ? hand & suit_mask(trick[0] / 13) : hand;
-    if (!legal)
-        legal = hand;
-    int cards[52], n = cards_of(legal, cards);
+    int cards[52], n = cards_of(playable(hand, trick, len), cards);
     if (!len) {
         if (need > 0) {
             /* A boss, plain suits first and then the highest; else the least dangerous. */
@@ -220,17 +228,109 @@ static int basic_card(uint64_t hand, uint64_t unseen, const int *trick, int len,
     return last ? highest(cards, n, trump) : lowest(cards, n, trump);
 }
 
+/* -- exact endgames ------------------------------------------------------------------ */
+
+/* The end of a hand solved exactly, every card seen (the twin of playout.py's
+ * solve_endgame): each seat plays the card that leads to the best end for itself
+ * (max^n: the hand is not zero-sum, so alpha-beta's cut-offs do not apply), its value
+ * being its points less ``rivalry`` times its rivals' average, points[s * stride + t]
+ * being seat s's points if it ends with t tricks (individual scoring).  A seat taken for
+ * a basic bot (models[s] == 1) plays basic_card instead.  Of cards that nothing still in
+ * play separates only the lowest is tried; ties go to the lowest card. */
+typedef struct {
+    int n, trump, stride;
+    const double *points;
+    double rivalry;
+    const int *models, *targets;
+    uint64_t deck;
+} Endgame;
+
+static double end_value(const Endgame *e, int seat, const int *won)
+{
+    double own = e->points[seat * e->stride + won[seat]];
+    if (e->rivalry == 0.0)
+        return own;
+    double others = 0.0;
+    for (int s = 0; s < e->n; s++)
+        if (s != seat)
+            others += e->points[s * e->stride + won[s]];
+    return own - e->rivalry * others / (e->n - 1);
+}
+
+static void solve(const Endgame *e, uint64_t *hands, int leader, int *trick, int len, int *won,
+                  int *result)
+{
+    int n = e->n;
+    uint64_t remaining = 0;
+    for (int s = 0; s < n; s++)
+        remaining |= hands[s];
+    if (!remaining) {
+        memcpy(result, won, n * sizeof(int));
+        return;
+    }
+    int seat = (leader + len) % n;
+    uint64_t hand = hands[seat], in_play = remaining;
+    for (int i = 0; i < len; i++)
+        in_play |= 1ULL << trick[i];
+    int cards[52], count;
+    if (e->models[seat] == 1) {
+        cards[0] = basic_card(hand, (remaining & ~hand) | e->deck, trick, len, e->trump,
+                              e->targets[seat] - won[seat], len == n - 1);
+        count = 1;
+    } else {
+        count = cards_of(playable(hand, trick, len), cards);
+    }
+    double best = -1e300;
+    int child[MAX_PLAYERS], previous = -2;
+    for (int i = 0; i < count; i++) {
+        int card = cards[i];
+        /* Equal to the card tried before it: same suit, nothing in play between them. */
+        if (previous >= 0 && previous / 13 == card / 13 &&
+            !(in_play & ((1ULL << card) - 1) & ~((2ULL << previous) - 1))) {
+            previous = card;
+            continue;
+        }
+        previous = card;
+        hands[seat] = hand & ~(1ULL << card);
+        trick[len] = card;
+        if (len + 1 == n) {
+            int winner = (leader + trick_winner_position(trick, n, e->trump)) % n;
+            int saved[MAX_PLAYERS];
+            memcpy(saved, trick, n * sizeof(int));
+            won[winner]++;
+            solve(e, hands, winner, trick, 0, won, child);
+            won[winner]--;
+            memcpy(trick, saved, n * sizeof(int));
+        } else {
+            solve(e, hands, leader, trick, len + 1, won, child);
+        }
+        hands[seat] = hand;
+        double value = end_value(e, seat, child);
+        if (value > best) {
+            best = value;
+            memcpy(result, child, n * sizeof(int));
+        }
+    }
+}
+
 /* models[seat]: 0 plays the search policy (choose_card), 1 the basic bot's rules
- * (basic_card), which see ``deck``, the cards nobody holds, as possibly held. */
+ * (basic_card), which see ``deck``, the cards nobody holds, as possibly held.  With an
+ * ``endgame`` (not NULL) the last ``end_tricks`` tricks are solved exactly (see solve). */
 static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, int len,
                      int *won, const int *targets, int teams, int greedy, const int *models,
-                     uint64_t deck)
+                     uint64_t deck, const Endgame *endgame, int end_tricks)
 {
     uint64_t remaining = 0;
     for (int s = 0; s < n; s++)
         remaining |= hands[s];
     int seat = (leader + len) % n;
     while (remaining) {
+        if (endgame && popcount(remaining) + len <= end_tricks * n) {
+            int result[MAX_PLAYERS];
+            solve(endgame, hands, leader, trick, len, won, result);
+            memcpy(won, result, n * sizeof(int));
+            return;
+        }
         uint64_t hand = hands[seat];
         int target = targets[seat], need;
         if (target == NO_TRICK)
@@ -541,17 +641,21 @@ static PyObject *masks_to_list(const uint64_t *masks, int n)
 }
 
 PyDoc_STRVAR(play_out_doc,
-             "play_out(hands, trump, leader, trick, won, targets, teams, greedy, models, deck)"
-             " -> list\n\n"
+             "play_out(hands, trump, leader, trick, won, targets, teams, greedy, models, deck"
+             "[, points, end_tricks, rivalry]) -> list\n\n"
              "The tricks won at the end of the hand; see blackout.bots.playout.play_out.");
+
+#define MAX_POINTS (MAX_PLAYERS * 14)
 
 static PyObject *py_play_out(PyObject *self, PyObject *args)
 {
-    PyObject *hands_seq, *trick_seq, *won_seq, *targets_seq, *models_seq;
-    int trump, leader, teams, greedy;
+    PyObject *hands_seq, *trick_seq, *won_seq, *targets_seq, *models_seq, *points_seq = NULL;
+    int trump, leader, teams, greedy, end_tricks = 0;
+    double rivalry = 0.0;
     unsigned long long deck;
-    if (!PyArg_ParseTuple(args, "OiiOOOppOK", &hands_seq, &trump, &leader, &trick_seq,
-                          &won_seq, &targets_seq, &teams, &greedy, &models_seq, &deck))
+    if (!PyArg_ParseTuple(args, "OiiOOOppOK|Oid", &hands_seq, &trump, &leader, &trick_seq,
+                          &won_seq, &targets_seq, &teams, &greedy, &models_seq, &deck,
+                          &points_seq, &end_tricks, &rivalry))
         return NULL;
     int won[MAX_PLAYERS], targets[MAX_PLAYERS], trick[MAX_PLAYERS], models[MAX_PLAYERS];
     int n = read_ints(won_seq, won, MAX_PLAYERS, "won");
@@ -571,13 +675,51 @@ static PyObject *py_play_out(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "models: one per player");
         return NULL;
     }
-    play_out(hands, n, trump, leader, trick, len, won, targets, teams, greedy, models, deck);
+    double points[MAX_POINTS];
+    Endgame endgame = {n, trump, 0, points, rivalry, models, targets, deck};
+    if (points_seq && points_seq != Py_None && end_tricks > 0) {
+        PyObject *fast = PySequence_Fast(points_seq, "points: a sequence of numbers");
+        if (!fast)
+            return NULL;
+        Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+        if (size > MAX_POINTS || size % n || size / n < 2) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "points: one row of 2 to 14 values per player");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < size; i++)
+            points[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        Py_DECREF(fast);
+        if (PyErr_Occurred())
+            return NULL;
+        endgame.stride = (int)(size / n);
+    }
+    play_out(hands, n, trump, leader, trick, len, won, targets, teams, greedy, models, deck,
+             endgame.stride ? &endgame : NULL, end_tricks);
     PyObject *result = PyList_New(n);
     if (!result)
         return NULL;
     for (int i = 0; i < n; i++)
         PyList_SET_ITEM(result, i, PyLong_FromLong(won[i]));
     return result;
+}
+
+PyDoc_STRVAR(winner_doc, "trick_winner_position(cards, trump) -> int");
+
+static PyObject *py_trick_winner_position(PyObject *self, PyObject *args)
+{
+    PyObject *trick_seq;
+    int trump, trick[MAX_PLAYERS];
+    if (!PyArg_ParseTuple(args, "Oi", &trick_seq, &trump))
+        return NULL;
+    int len = read_ints(trick_seq, trick, MAX_PLAYERS, "trick");
+    if (len < 0)
+        return NULL;
+    if (!len) {
+        PyErr_SetString(PyExc_ValueError, "trick: no card");
+        return NULL;
+    }
+    return PyLong_FromLong(trick_winner_position(trick, len, trump));
 }
 
 PyDoc_STRVAR(basic_card_doc,
@@ -750,6 +892,7 @@ static PyObject *py_replays_basic(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"play_out", py_play_out, METH_VARARGS, play_out_doc},
     {"basic_card", py_basic_card, METH_VARARGS, basic_card_doc},
+    {"trick_winner_position", py_trick_winner_position, METH_VARARGS, winner_doc},
     {"estimate_tricks", py_estimate_tricks, METH_VARARGS, estimate_doc},
     {"sample", py_sample, METH_VARARGS, sample_doc},
     {"draw", py_draw, METH_VARARGS, draw_doc},

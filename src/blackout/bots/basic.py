@@ -40,8 +40,10 @@ from blackout.core.actions import (
     Play,
 )
 from blackout.core.cards import SUIT_MASKS, Card, Suit, cards_in
-from blackout.core.game import trick_winner
+from blackout.core.game import beats, trick_winner, trick_winner_position
+from blackout.core.procedure import first_leader, hooked_bid
 from blackout.core.rules import Rules
+from blackout.core.scoring import player_points
 from blackout.core.view import View
 
 __all__ = ["BasicBot", "bid_distribution", "bid_for", "trick_chances", "tricks_distribution"]
@@ -152,12 +154,7 @@ def _unseen_at_bid(view: View, hand: int, seat: int) -> int:
 
 
 def _first_leader(view: View) -> int:
-    rule = view.rules.leader
-    if rule == "dealer":
-        return view.dealer
-    if rule == "first_bidder":
-        return view.bidding_order[0]
-    return (view.dealer + 1) % view.players_count
+    return first_leader(view.rules, view.dealer, view.bidding_order, view.players_count)
 
 
 def trick_chances(view: View, trump: Suit | None, hand: int | None = None,
@@ -240,21 +237,12 @@ def tricks_distribution(chances: list[float]) -> list[float]:
 
 def expected_points(rules: Rules, cards: int, bid: int, dist: list[float],
                     declarer: bool = False) -> float:
-    """Average points of an individual ``bid`` when the tricks follow ``dist``."""
-    exact = dist[bid] if bid < len(dist) else 0.0
-    match rules.scoring:
-        case "ten_plus_bid":
-            return exact * (10 + bid)
-        case "five_plus_cards":
-            return exact * (5 + cards)
-        case "nullo":
-            return exact * (5 + cards if bid == 0 else 10 + bid)
-        case "tricks_plus_ten":
-            return sum(t * q for t, q in enumerate(dist)) + 10 * exact
-        case "potomac":
-            miss = sum(q * abs(bid - t) for t, q in enumerate(dist))
-            return exact * (5 + (2 if declarer else 1) * bid) - miss
-    raise ValueError(f"no individual bids under scoring {rules.scoring!r}")
+    """Average points of an individual ``bid`` when the tricks follow ``dist`` (the
+    table's own scoring, :func:`~blackout.core.scoring.player_points`)."""
+    if rules.teams:
+        raise ValueError(f"no individual bids under scoring {rules.scoring!r}")
+    return sum(q * player_points(rules, cards, bid, took, declarer)
+               for took, q in enumerate(dist) if q)
 
 
 def _mean(dist: list[float]) -> float:
@@ -282,9 +270,8 @@ def bid_for(view: View, seat: int, hand: int, trump: Suit | None, others: int) -
     how a search player guesses the bids of a seat it takes for a basic bot."""
     dist = bid_distribution(view, trump, hand, seat)
     cards = view.cards_dealt
-    bids = [BIDS[t] for t in range(cards + 1)]
-    if view.rules.hook and seat == view.bidding_order[-1]:
-        bids = [b for b in bids if b.tricks + others != cards]
+    hooked = hooked_bid(view.rules, cards, others, seat == view.bidding_order[-1])
+    bids = [BIDS[t] for t in range(cards + 1) if t != hooked]
     best = max(_plausible(bids, dist),
                key=lambda b: expected_points(view.rules, cards, b.tricks, dist))
     return best.tricks
@@ -317,7 +304,19 @@ def _best_bid(view: View, dist: list[float], declarer: bool,
     why = f"bid {best}: expect about {_mean(dist):.1f} tricks"
     if details:
         why += f" ({', '.join(details)})"
-    return best, why + _hook_note(view, bids)
+    return best, why + _hook_note(view, bids) + _not_nearest(view, best, dist, declarer)
+
+
+def _not_nearest(view: View, best: Bid, dist: list[float], declarer: bool) -> str:
+    """Why the bid is not the one nearest the expected tricks, when it is not: that
+    one scores less on average under the table's scoring (or the hook forbids it)."""
+    mean = _mean(dist)
+    nearest = min(round(mean), view.cards_dealt)
+    if abs(best.tricks - mean) < 1 or BIDS[nearest] not in view.legal_actions:
+        return ""
+    rules, cards = view.rules, view.cards_dealt
+    return (f"; {best} averages {expected_points(rules, cards, best.tricks, dist, declarer):.1f}"
+            f" points, {nearest} {expected_points(rules, cards, nearest, dist, declarer):.1f}")
 
 
 def _hook_note(view: View, bids: list[Bid]) -> str:
@@ -426,19 +425,14 @@ def choose_trump(view: View) -> tuple[Action, str]:
 
 
 def _beats(card: int, best: int, trump: Suit | None) -> bool:
-    if card // 13 == best // 13:
-        return card > best
-    return trump is not None and card // 13 == trump
+    return beats(card, best, -1 if trump is None else int(trump))
 
 
 def _current_winner(view: View) -> tuple[int, Card] | None:
     if not view.trick:
         return None
-    seat, best = view.trick[0]
-    for s, card in view.trick[1:]:
-        if _beats(card, best, view.trump):
-            seat, best = s, card
-    return seat, best
+    cards = [card for _, card in view.trick]
+    return view.trick[trick_winner_position(cards, -1 if view.trump is None else int(view.trump))]
 
 
 def _danger(card: Card, trump: Suit | None) -> int:

@@ -2,9 +2,12 @@
 
 Every decision is searched by :mod:`blackout.bots.tree`: the cards the bot cannot see
 are dealt many times over (:class:`~blackout.bots.sampling.Sampler`: void suits
-respected, otherwise uniform), the seat's own later cards
+respected, otherwise uniform; each deal then chosen among four in proportion to how
+likely the learnt model of :mod:`blackout.bots.inference` finds it, given the bids and
+cards so far, unless ``inference=False``), the seat's own later cards
 and the others' answers are searched in a tree, the rest of the hand is played out
-with the fast policy of :mod:`blackout.bots.playout`, and each outcome is scored with
+with the fast policy of :mod:`blackout.bots.playout` (its last ``endgame`` tricks solved
+exactly, if asked), and each outcome is scored with
 the table's own :func:`~blackout.core.scoring.hand_points`.  An outcome's value to a
 seat is its points, less ``rivalry`` (0 to 1) times its rivals' average: a rivalrous
 bot, its own score settled, still plays to cost the others theirs.  The candidate
@@ -70,6 +73,7 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
 from blackout.bots.basic import bid_for
+from blackout.bots.inference import CardModel
 from blackout.bots.playout import (
     BASIC,
     EVERY_TRICK,
@@ -101,6 +105,7 @@ from blackout.core.actions import (
     Play,
 )
 from blackout.core.cards import Suit
+from blackout.core.procedure import declarer_seat, first_leader, hooked_bid
 from blackout.core.view import View
 
 __all__ = ["ExpertBot"]
@@ -115,6 +120,13 @@ OTHERS = ("auto", "policy", "basic")
 #: bot: costing a rival points pays only when the bot can foresee the rival's play
 #: (measured in bench/RESULTS.md; otherwise it plays for its own score, ``RIVALRY``).
 PREDICTED_RIVALRY = 0.5
+#: The last tricks of every simulated hand solved exactly, every card of the sampled deal
+#: seen, instead of played out by the policy (individual scoring; measured in
+#: bench/RESULTS.md, "Eighth session").
+ENDGAME = 0
+#: Whether sampled deals are weighted by the learnt model of who holds which card
+#: (:mod:`blackout.bots.inference`; measured in bench/RESULTS.md, "Eighth session").
+INFERENCE = True
 #: Bids and cards (with a choice of two or more) a player must have been seen to make
 #: as the basic bot would have with its cards, and none otherwise, before ``auto``
 #: expects it to go on doing so.
@@ -132,12 +144,25 @@ _TRICK_SLOTS = 6
 
 @dataclass(frozen=True, slots=True)
 class _Verdict:
-    """The search's answer: the action, the seat's mean points with it, and how many
-    hands were simulated (each on a sampled deal)."""
+    """The search's answer: the action chosen, and what the search found for each
+    candidate it searched (empty when there was nothing to search)."""
 
     action: Action
-    mean: float
-    deals: int
+    found: dict[Action, Stats]
+
+    @property
+    def deals(self) -> int:
+        """How many hands were simulated (each on a sampled deal)."""
+        return sum(stats.visits for stats in self.found.values())
+
+    @property
+    def mean(self) -> float:
+        """The seat's mean points with the chosen action."""
+        return _mean_points(self.found[self.action]) if self.found else 0.0
+
+
+def _mean_points(stats: Stats) -> float:
+    return stats.points / stats.visits if stats.visits else 0.0
 
 
 class ExpertBot:
@@ -157,9 +182,14 @@ class ExpertBot:
 
     def __init__(self, seed: int | None = None, think: float = 1.0,
                  iterations: int | None = None, workers: int | None = None,
-                 rivalry: float | None = None, others: str = "auto") -> None:
+                 rivalry: float | None = None, others: str = "auto",
+                 endgame: int = ENDGAME, inference: bool = INFERENCE) -> None:
         if rivalry is not None and not 0 <= rivalry <= 1:
             raise ValueError("rivalry must be between 0 and 1")
+        if not 0 <= endgame <= 13:
+            raise ValueError("endgame must be 0 to 13 tricks")
+        self.endgame = endgame
+        self.inference = inference
         if others not in OTHERS:
             raise ValueError(f"others must be one of {', '.join(OTHERS)}")
         self.others = others
@@ -201,10 +231,22 @@ class ExpertBot:
 
     # -- search --------------------------------------------------------------------------
 
-    def _search(self, view: View) -> _Verdict:
+    def evaluate(self, view: View, also: Action | None = None) -> dict[Action, float]:
+        """The seat's mean points, as the search finds them, for each action it searches
+        now and for ``also`` (a legal action of the seat: the one a player made, for
+        the post-game analysis; a card equal to a searched one gets that one's value)."""
+        verdict = self._search(view, also)
+        values = {action: _mean_points(stats) for action, stats in verdict.found.items()}
+        if also is not None and also not in values:
+            values[also] = values.get(_equal_play(view, also), 0.0)
+        return values
+
+    def _search(self, view: View, also: Action | None = None) -> _Verdict:
         candidates = _candidates(view)
+        if also is not None and also not in candidates and _equal_play(view, also) is None:
+            candidates.append(also)
         if len(candidates) == 1:
-            return _Verdict(candidates[0], 0.0, 0)
+            return _Verdict(candidates[0], {})
         key = f"expert:{self.seed}:{_decision_key(view)}"
         # Keep back what handing out the work and adding up the answers costs, so the
         # whole decision fits in ``think``.
@@ -214,15 +256,18 @@ class ExpertBot:
         rivalry = self.rivalry
         if rivalry is None:
             rivalry = PREDICTED_RIVALRY if BASIC in models else RIVALRY
+        weights = self._card_weights(view) if fits is None else None
         if view.phase == "play":
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
-                     rivalry, models, fits) for k, share in self._shares(len(candidates))]
+                     rivalry, models, fits, self.endgame, weights)
+                    for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
-                     share, self.exploration, rivalry, models, fits)
+                     share, self.exploration, rivalry, models, fits, self.endgame,
+                     weights)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):
@@ -230,10 +275,20 @@ class ExpertBot:
                 total.visits += found.visits
                 total.value += found.value
                 total.points += found.points
+                total.tricks += found.tricks
+                total.made += found.made
         best = max(range(len(candidates)), key=lambda i: (totals[i].visits, totals[i].value))
-        chosen = totals[best]
-        return _Verdict(candidates[best], chosen.points / chosen.visits,
-                        sum(t.visits for t in totals))
+        return _Verdict(candidates[best], dict(zip(candidates, totals, strict=True)))
+
+    def _card_weights(self, view: View) -> list[list[float]] | None:
+        """The learnt model's weights of who holds each unseen card, when the bot uses it."""
+        model = CardModel.shipped() if self.inference else None
+        if model is None:
+            return None
+        table = [[0.0] * 52 for _ in range(view.players_count)]
+        for (seat, card), ratio in model.log_ratios(view).items():
+            table[seat][card] = ratio
+        return table
 
     def _models(self, view: View) -> tuple[int, ...]:
         """How the search expects each seat to play."""
@@ -311,6 +366,26 @@ def _candidates(view: View) -> list[Action]:
     # Zero is a bid of its own kind (nullo pays for it; it is the cheap way to duck).
     zero = [a for a in legal if a == BIDS[0] and a not in near]
     return near + zero or legal
+
+
+def _equal_play(view: View, action: Action) -> Action | None:
+    """The searched card that ``action`` (a card) is equal to, if it is not searched
+    itself (see :func:`_distinct_plays`)."""
+    if not isinstance(action, Play):
+        return None
+    searched = _candidates(view)
+    if action in searched:
+        return None
+    on_table = sum(1 << card for _, card in view.trick)
+    between_ours = view.unseen() | on_table
+    below = [a for a in searched if isinstance(a, Play) and a.card // 13 == action.card // 13
+             and a.card < action.card]
+    if not below:
+        return None
+    nearest = max(below, key=lambda a: a.card if isinstance(a, Play) else -1)
+    assert isinstance(nearest, Play)
+    between = ((1 << action.card) - 1) & ~((2 << nearest.card) - 1)
+    return None if between_ours & between else nearest
 
 
 def _distinct_plays(legal: list[Action], between_ours: int) -> list[Action]:
@@ -517,11 +592,7 @@ def _begin(view: View, models: tuple[int, ...], hands: list[int], action: Action
 
 
 def _first_leader(view: View) -> int:
-    if view.rules.leader == "dealer":
-        return view.dealer
-    if view.rules.leader == "first_bidder":
-        return view.bidding_order[0]
-    return (view.dealer + 1) % view.players_count
+    return first_leader(view.rules, view.dealer, view.bidding_order, view.players_count)
 
 
 def _guess_bid(view: View, seat: int, hand: int, trump: int | None,
@@ -536,21 +607,15 @@ def _guess_bid(view: View, seat: int, hand: int, trump: int | None,
             return None  # skipped: the partner bid nil or board
         return BIDS[max(1, min(worth, rules.team_bid_cap, view.cards_dealt))]
     worth = min(worth, view.cards_dealt)
-    if last and rules.hook:
-        total = sum(b.tricks for b in bids if isinstance(b, Bid))
-        if worth + total == view.cards_dealt:
-            worth += 1 if worth == 0 else -1
+    total = sum(b.tricks for b in bids if isinstance(b, Bid))
+    if worth == hooked_bid(rules, view.cards_dealt, total, last):
+        worth += 1 if worth == 0 else -1
     return BIDS[worth]
 
 
 def _declarer(view: View, bids: list[BidAction | None]) -> int:
-    """Potomac: the highest bid declares; on a tie, the earliest in the bidding order."""
-    order = view.bidding_order
-    return max(order, key=lambda s: (_tricks(bids[s]), -order.index(s)))
-
-
-def _tricks(bid: BidAction | None) -> int:
-    return bid.tricks if isinstance(bid, Bid) else -1
+    """Potomac's declarer, the bids guessed as made in the bidding order."""
+    return declarer_seat(bids, view.bidding_order)
 
 
 def _best_trump(hand: int, players: int) -> int:
@@ -561,36 +626,79 @@ def _best_trump(hand: int, players: int) -> int:
 
 
 def _reason(view: View, verdict: _Verdict) -> str:
+    """One line saying why, every number in it from the search that chose the action."""
     action = verdict.action
-    if verdict.deals == 0:
+    if not verdict.found:
         if len(view.legal_actions) == 1:
             return f"{action} is the only legal move"
         return f"the cards I may play are all equal: {action}"
-    average = f"averages {verdict.mean:+.1f} points over {verdict.deals} simulated hands"
+    stats = verdict.found[action]
+    average = f"averages {verdict.mean:+.1f} points over {stats.visits} simulated hands"
     if isinstance(action, Play):
         return f"{_play_situation(view, action.card)}; {action} {average}"
     if isinstance(action, ChooseTrump):
         named = "no trump" if action.suit is None else action.suit.plural
         return f"{named} {average}"
-    worth = _own_worth(view) if not view.blind else None
-    looks = "" if worth is None else f"hand looks worth about {worth:.1f} tricks; "
-    return f"{looks}bid {action} {average}"
+    return _bid_reason(view, verdict)
+
+
+def _bid_reason(view: View, verdict: _Verdict) -> str:
+    """Why a bid: the tricks the search expects to take with it, how often it made the
+    bid exactly, its points; and, when the bid is not the nearest to those tricks, what
+    the nearest bid would have averaged or why it was not open."""
+    action = verdict.action
+    stats = verdict.found[action]
+    tricks = stats.tricks / stats.visits
+    made = f"{stats.made / stats.visits:.0%} of {stats.visits} simulated hands"
+    points = f"{verdict.mean:+.1f} points a hand"
+    if not isinstance(action, Bid):
+        return f"{action}: made in {made}, {points}"
+    if view.rules.teams:
+        return (f"bid {action}: the team takes {tricks:.1f} tricks on average and makes "
+                f"its contract in {made}, {points}")
+    why = (f"bid {action}: with it I take {tricks:.1f} tricks on average, exactly "
+           f"{action.tricks} in {made}, {points}")
+    if abs(action.tricks - tricks) < 1:
+        return why
+    nearest = BIDS[min(round(tricks), view.cards_dealt)]
+    if nearest in verdict.found:
+        return why + f"; bid {nearest} averages {_mean_points(verdict.found[nearest]):+.1f}"
+    if nearest not in view.legal_actions:
+        return why + f"; the hook forbids {nearest}"
+    return why + f"; {nearest} was not searched: the hand looked too far from it"
 
 
 def _play_situation(view: View, card: int) -> str:
+    """The seat's aim this hand and what the card does to the trick so far, said so as
+    never to contradict the card: "duck" only for a card that does not win the trick so
+    far, "cannot duck" only when every legal card would."""
     goals = goals_for(view.rules, list(view.bids))
     if goals.targets[view.seat] == EVERY_TRICK:
         return "covering partner's nil: take what I can"
     need = goals.need(view.seat, list(view.tricks_won))
     if need == EVERY_TRICK:
         return "over the bid: every trick still scores"
-    trick = [c for _, c in view.trick] + [card]
+    on_table = [c for _, c in view.trick]
     trump = _trump_of(view)
-    winning = trick_winner_position(trick, NO_TRUMP if trump is None else trump) == len(trick) - 1
+    trump = NO_TRUMP if trump is None else trump
+
+    def wins(mine: int) -> bool:
+        trick = [*on_table, mine]
+        return trick_winner_position(trick, trump) == len(trick) - 1
+
+    legal = [a.card for a in view.legal_actions if isinstance(a, Play)]
+    winning = wins(card)
+    could_win = any(wins(c) for c in legal)
+    could_lose = not all(wins(c) for c in legal)
     if need > 0:
         plural = "trick" if need == 1 else "tricks"
-        move = "take it" if winning else "save strength"
-        return f"need {need} more {plural}: {move}"
-    if need == 0:
-        return "bid made: duck" if not winning else "bid made: cannot duck"
-    return "over the bid: take as few more as possible"
+        if winning:
+            return f"need {need} more {plural}: take it"
+        return f"need {need} more {plural}: " + (
+            "save strength" if could_win else "nothing I hold wins this trick")
+    aim = "bid made" if need == 0 else "over the bid"
+    if not winning:
+        return f"{aim}: duck"
+    if not could_lose:
+        return f"{aim}: cannot duck"
+    return f"{aim}, yet taking this trick scores better than ducking"

@@ -19,14 +19,15 @@ basic bot's bid estimate and the search's fitting sampler use the same extension
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from blackout.core.actions import Bid, BidAction
-from blackout.core.cards import suit_tables
-from blackout.core.game import trick_winner_position
+from blackout.core.cards import SUIT_MASKS, suit_tables
+from blackout.core.game import beats, playable, trick_winner_position
 from blackout.core.rules import Rules
-from blackout.core.scoring import team_contract
+from blackout.core.scoring import hand_points, player_points, team_contract
 
 try:
     from blackout.bots import _fast
@@ -36,18 +37,21 @@ except ImportError:  # installed without a C compiler: the Python code below doe
 __all__ = [
     "BASIC",
     "POLICY",
+    "SUIT_MASKS",
+    "Endgame",
     "Goals",
     "basic_card",
     "choose_card",
+    "endgame_for",
     "estimate_tricks",
     "goals_for",
     "model_card",
     "next_turn",
     "play_out",
+    "solve_endgame",
     "trick_winner_position",
 ]
 
-SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 NO_TRUMP = -1
 #: A need that no hand can satisfy: the seat wants every trick (covering a nil partner).
 EVERY_TRICK = 99
@@ -82,7 +86,7 @@ def goals_for(rules: Rules, bids: Sequence[BidAction | None]) -> Goals:
     """What every seat plays for, given the bids (a partnership's contract per team)."""
     if not rules.teams:
         return Goals(tuple(b.tricks if isinstance(b, Bid) else -1 for b in bids),
-                     greedy_when_over=rules.scoring == "tricks_plus_ten")
+                     greedy_when_over=_over_pays(rules))
     targets = [0] * 4
     for team in (0, 1):
         contract = team_contract(rules, bids, team)
@@ -92,6 +96,11 @@ def goals_for(rules: Rules, bids: Sequence[BidAction | None]) -> Goals:
             else:
                 targets[seat] = contract.tricks
     return Goals(tuple(targets), teams=True)
+
+
+def _over_pays(rules: Rules) -> bool:
+    """Whether, under the table's scoring, a trick taken beyond the bid still scores."""
+    return player_points(rules, 13, 0, 2) > player_points(rules, 13, 0, 1)
 
 
 _C, _D, _H, _S = suit_tables(int)
@@ -161,12 +170,9 @@ def choose_card(hand: int, others: int, trick: list[int], trump: int, need: int,
     """
     if not trick:
         return _lead(hand, others, trump, need)
-    lead_suit = trick[0] // 13
-    legal = hand & SUIT_MASKS[lead_suit] or hand
-    cards = _cards(legal)
+    cards = _cards(playable(hand, trick))
     best = trick[trick_winner_position(trick, trump)]
-    best_suit = best // 13
-    winners = [c for c in cards if (c > best if c // 13 == best_suit else c // 13 == trump)]
+    winners = [c for c in cards if beats(c, best, trump)]
     if need > 0:
         if ally_winning:
             return _lowest(cards, trump)
@@ -210,9 +216,9 @@ def basic_card(hand: int, unseen: int, trick: list[int], trump: int, need: int,
                 return max(bosses, key=lambda c: (c // 13 != trump, c % 13))
             return _lowest(cards, trump)
         return max(cards, key=lambda c: (c // 13 != trump, _beaten_by(c, unseen)[0], -c))
-    cards = _cards(hand & SUIT_MASKS[trick[0] // 13] or hand)
+    cards = _cards(playable(hand, trick))
     best = trick[trick_winner_position(trick, trump)]
-    winners = [c for c in cards if (c > best if c // 13 == best // 13 else c // 13 == trump)]
+    winners = [c for c in cards if beats(c, best, trump)]
     if need > 0:
         return _lowest(winners or cards, trump)
     losers = [c for c in cards if c not in winners]
@@ -229,28 +235,59 @@ model_card = basic_card if _fast is None else _fast.basic_card
 POLICY, BASIC = 0, 1
 
 
+@dataclass(frozen=True, slots=True)
+class Endgame:
+    """How to end a play-out exactly: the last ``tricks`` tricks are solved with every
+    card seen (:func:`solve_endgame`), seat ``s`` valuing an end where it took ``t``
+    tricks at ``points[s * (cards + 1) + t]`` (from the table's own scoring, see
+    :func:`endgame_for`), less ``rivalry`` times its rivals' average."""
+
+    points: tuple[float, ...]
+    tricks: int
+    rivalry: float = 0.0
+
+
+def endgame_for(rules: Rules, cards: int, bids: Sequence[BidAction | None],
+                declarer: int | None, tricks: int, rivalry: float = 0.0) -> Endgame | None:
+    """The :class:`Endgame` of a hand, or ``None`` where a seat's points do not follow
+    from its own tricks alone (partnership) or ``tricks`` is 0."""
+    if rules.teams or tricks <= 0 or any(not isinstance(b, Bid) for b in bids):
+        return None
+    n = len(bids)
+    rows = [hand_points(rules, cards, bids, [t] * n, declarer) for t in range(cards + 1)]
+    return Endgame(tuple(float(rows[t][s]) for s in range(n) for t in range(cards + 1)),
+                   tricks, rivalry)
+
+
 def play_out(hands: list[int], trump: int, leader: int, trick: list[int], won: list[int],
-             goals: Goals, models: Sequence[int] | None = None, deck: int = 0) -> list[int]:
+             goals: Goals, models: Sequence[int] | None = None, deck: int = 0,
+             endgame: Endgame | None = None) -> list[int]:
     """Play the hand to its end, every seat by its model (default :data:`POLICY`).
 
     ``hands`` are the unplayed cards (used up: their contents afterwards are
     unspecified), ``trick`` the cards already played to the trick ``leader`` led,
     ``won`` the tricks taken so far (updated and returned), ``models`` each seat's
     :data:`POLICY` or :data:`BASIC`, ``deck`` the cards nobody holds (not played, not
-    turned up), which a :data:`BASIC` seat cannot tell from held ones.
+    turned up), which a :data:`BASIC` seat cannot tell from held ones.  With an
+    ``endgame`` its last tricks are solved exactly instead of played by policy.
     """
     if models is None:
         models = (POLICY,) * len(hands)
     if _fast is None:
-        return play_out_python(hands, trump, leader, trick, won, goals, models, deck)
-    won[:] = _fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
-                            goals.greedy_when_over, models, deck)
+        return play_out_python(hands, trump, leader, trick, won, goals, models, deck, endgame)
+    if endgame is None:
+        won[:] = _fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
+                                goals.greedy_when_over, models, deck)
+    else:
+        won[:] = _fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
+                                goals.greedy_when_over, models, deck, endgame.points,
+                                endgame.tricks, endgame.rivalry)
     return won
 
 
 def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
                     won: list[int], goals: Goals, models: Sequence[int] | None = None,
-                    deck: int = 0) -> list[int]:
+                    deck: int = 0, endgame: Endgame | None = None) -> list[int]:
     """:func:`play_out` in Python: the reference for the C version."""
     n = len(hands)
     if models is None:
@@ -262,6 +299,10 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
     seat = (leader + len(trick)) % n
     targets, teams, greedy = goals.targets, goals.teams, goals.greedy_when_over
     while remaining:
+        if endgame is not None and remaining.bit_count() + len(trick) <= endgame.tricks * n:
+            won[:] = solve_endgame(hands, trump, leader, trick, won, endgame, models,
+                                   targets, deck)
+            return won
         hand = hands[seat]
         target = targets[seat]
         # Goals.need, inlined: this loop is where the search spends its time.
@@ -287,6 +328,64 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
         trick.append(card)
         trick, leader, seat = next_turn(trick, leader, won, trump, n)
     return won
+
+
+def solve_endgame(hands: list[int], trump: int, leader: int, trick: list[int],
+                  won: Sequence[int], endgame: Endgame, models: Sequence[int],
+                  targets: Sequence[int], deck: int = 0) -> list[int]:
+    """The tricks each seat ends with when the rest of the hand is played with every
+    card seen, each seat choosing the card that leads to the best end for itself
+    (max^n: the game is not zero-sum, so there are no alpha-beta cut-offs); a seat
+    ``models`` takes for a basic bot plays :func:`basic_card`.  Of cards that nothing
+    still in play separates, only the lowest is tried; ties go to the lower card."""
+    n = len(hands)
+    stride = len(endgame.points) // n
+    points, rivalry = endgame.points, endgame.rivalry
+
+    def value(seat: int, end: list[int]) -> float:
+        own = points[seat * stride + end[seat]]
+        if not rivalry:
+            return own
+        others = sum(points[s * stride + end[s]] for s in range(n) if s != seat)
+        return own - rivalry * others / (n - 1)
+
+    def solve(leader: int, trick: list[int], won: list[int]) -> list[int]:
+        remaining = 0
+        for hand in hands:
+            remaining |= hand
+        if not remaining:
+            return list(won)
+        seat = (leader + len(trick)) % n
+        hand = hands[seat]
+        if models[seat] == BASIC:
+            cards = [basic_card(hand, remaining & ~hand | deck, trick, trump,
+                                targets[seat] - won[seat], len(trick) == n - 1)]
+        else:
+            cards = _cards(playable(hand, trick))
+        in_play = remaining | sum(1 << c for c in trick)
+        best, best_end, previous = -math.inf, list(won), -2
+        for card in cards:
+            between = ((1 << card) - 1) & ~((2 << previous) - 1) if previous >= 0 else 0
+            if previous // 13 == card // 13 and not in_play & between:
+                previous = card
+                continue
+            previous = card
+            hands[seat] = hand & ~(1 << card)
+            played = [*trick, card]
+            if len(played) == n:
+                winner = (leader + trick_winner_position(played, trump)) % n
+                after = list(won)
+                after[winner] += 1
+                end = solve(winner, [], after)
+            else:
+                end = solve(leader, played, won)
+            hands[seat] = hand
+            score = value(seat, end)
+            if score > best:
+                best, best_end = score, end
+        return best_end
+
+    return solve(leader, list(trick), list(won))
 
 
 def next_turn(trick: list[int], leader: int, won: list[int], trump: int,

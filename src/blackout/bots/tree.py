@@ -40,13 +40,14 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from blackout.bots.playout import (
     BASIC,
     NO_TRUMP,
     POLICY,
-    SUIT_MASKS,
     Goals,
+    endgame_for,
     goals_for,
     model_card,
     next_turn,
@@ -54,7 +55,8 @@ from blackout.bots.playout import (
 )
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import Action, BidAction
-from blackout.core.scoring import hand_points
+from blackout.core.game import playable
+from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import View
 
 __all__ = ["EXPLORATION", "RIVALRY", "Start", "Stats", "search_before_play", "search_play"]
@@ -76,6 +78,19 @@ class Stats:
     visits: int = 0
     value: float = 0.0  # total of the seat's values (points, less rivals' share)
     points: int = 0  # total of the seat's own points
+    tricks: int = 0  # total of the tricks the seat (its team, in partnership) took
+    made: int = 0  # how often the seat (its team) made its bid exactly
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a simulated hand ended for every seat: points, values (points less the
+    rivals' share), tricks (the team's, in partnership) and whether the bid was made."""
+
+    points: tuple[int, ...]
+    values: list[float]
+    tricks: tuple[int, ...]
+    made: tuple[bool, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +112,15 @@ Begin = Callable[[list[int], Action], Start]
 def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 iterations: int | None, exploration: float = EXPLORATION,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
-                fits: Fits | None = None) -> list[Stats]:
+                fits: Fits | None = None, endgame: int = 0,
+                card_weights: CardWeights | None = None) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
-    each seat is expected to play (see :class:`_Search`)."""
-    search = _Search(view, random.Random(seed), exploration, rivalry, models)
+    each seat is expected to play (see :class:`_Search`); the last ``endgame`` tricks
+    of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`);
+    ``card_weights`` weight the sampled deals (see :func:`_deals`)."""
+    search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
                  view.declarer, view.leader, [card for _, card in view.trick],
@@ -110,11 +128,11 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
     stats = {card: Stats() for card in cards}
 
     def iterate(hands: list[int]) -> None:
-        card, points, values = line.iterate(hands)
-        _add(stats[card], points, values, view.seat)
+        card, outcome = line.iterate(hands)
+        _add(stats[card], outcome, view.seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None), deadline,
-         iterations)
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None, card_weights),
+         deadline, iterations)
     return [stats[card] for card in cards]
 
 
@@ -122,10 +140,11 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        deadline: float, iterations: int | None,
                        exploration: float = EXPLORATION, rivalry: float = RIVALRY,
                        models: Sequence[int] | None = None, fits: Fits | None = None,
+                       endgame: int = 0, card_weights: CardWeights | None = None,
                        ) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
-    search = _Search(view, random.Random(seed), exploration, rivalry, models)
+    search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
     stats = [Stats() for _ in actions]
     lines: list[dict[Start, _Line]] = [{} for _ in actions]
 
@@ -136,18 +155,20 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
         if line is None:
             line = lines[index][start] = _Line(search, start.bids, start.trump, start.declarer,
                                                start.leader, [], [0] * search.players)
-        _card, points, values = line.iterate(hands)
-        _add(stats[index], points, values, view.seat)
+        _card, outcome = line.iterate(hands)
+        _add(stats[index], outcome, view.seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None), deadline,
-         iterations)
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None, card_weights),
+         deadline, iterations)
     return stats
 
 
-def _add(stats: Stats, points: tuple[int, ...], values: list[float], seat: int) -> None:
+def _add(stats: Stats, outcome: Outcome, seat: int) -> None:
     stats.visits += 1
-    stats.value += values[seat]
-    stats.points += points[seat]
+    stats.value += outcome.values[seat]
+    stats.points += outcome.points[seat]
+    stats.tricks += outcome.tricks[seat]
+    stats.made += outcome.made[seat]
 
 
 #: ``fits(seat, hand)``: whether a seat's sampled hand agrees with what the searching
@@ -158,14 +179,23 @@ Fits = Callable[[int, int], bool]
 POOL_DEALS = 64
 
 
+#: ``card_weights[seat][card]``: the log of how much likelier than uniform a model finds
+#: it that ``seat`` holds ``card`` (see :mod:`blackout.bots.inference`).
+CardWeights = list[list[float]]
+#: Deals drawn for each one a search uses when ``card_weights`` choose among them.
+WEIGHED_CHOICES = 4
+
+
 def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
-           timed: bool) -> Callable[[], list[int]]:
+           timed: bool, card_weights: CardWeights | None = None) -> Callable[[], list[int]]:
     """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``,
     a pool of :data:`POOL_DEALS` deals that pass it, drawn once and used in turn (such a
     deal is slow to find, so it is reused rather than drawn for every iteration; 16, 128
     and 256 were measured too, see bench/RESULTS.md).  A ``timed`` search spends at most
     half its time on the pool."""
     sampler, rng = Sampler(view), search.rng
+    if fits is None and card_weights is not None:
+        return partial(_weighed_deal, sampler, rng, card_weights, sampler.hidden)
     if fits is None:
         return lambda: sampler.sample(rng)
     pool: list[list[int]] = []
@@ -175,6 +205,25 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
         pool.append(sampler.sample_fitting(rng, fits, until=enough if timed else None))
     in_turn = itertools.cycle(pool)
     return lambda: list(next(in_turn))  # a copy: a search uses its deal up
+
+
+def _weighed_deal(sampler: Sampler, rng: random.Random, card_weights: CardWeights,
+                  hidden: list[int]) -> list[int]:
+    """One of :data:`WEIGHED_CHOICES` uniform deals, chosen in proportion to how likely
+    ``card_weights`` find it (the product over the hidden hands' cards)."""
+    deals = [sampler.sample(rng) for _ in range(WEIGHED_CHOICES)]
+    logs = []
+    for deal in deals:
+        total = 0.0
+        for seat in hidden:
+            row, hand = card_weights[seat], deal[seat]
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                total += row[low.bit_length() - 1]
+        logs.append(total)
+    top = max(logs)
+    return rng.choices(deals, [math.exp(log - top) for log in logs])[0]
 
 
 def _run(iterate: Callable[[list[int]], None], deal: Callable[[], list[int]],
@@ -225,8 +274,9 @@ class _Search:
     tree too).  The deciding seat always searches its own cards."""
 
     def __init__(self, view: View, rng: random.Random, exploration: float,
-                 rivalry: float, models: Sequence[int] | None = None) -> None:
+                 rivalry: float, models: Sequence[int] | None = None, endgame: int = 0) -> None:
         self.rng = rng
+        self.endgame = endgame
         self.models = tuple(models) if models is not None else (POLICY,) * view.players_count
         self.unseen = view.unseen()
         self.exploration = exploration
@@ -280,16 +330,18 @@ class _Line:
         self.trump = trump
         self.declarer = declarer
         self.goals: Goals = goals_for(search.rules, bids)
+        self.endgame = endgame_for(search.rules, search.cards_dealt, bids, declarer,
+                                   search.endgame, search.rivalry)
         self.leader = leader
         self.trick = trick
         self.won = won
         self.first = first  # the cards the root may play
         self.root = search.tree.add()
-        self.outcomes: dict[tuple[int, ...], tuple[tuple[int, ...], list[float]]] = {}
+        self.outcomes: dict[tuple[int, ...], Outcome] = {}
 
-    def iterate(self, hands: list[int]) -> tuple[int, tuple[int, ...], list[float]]:
+    def iterate(self, hands: list[int]) -> tuple[int, Outcome]:
         """One iteration on one sampled deal (``hands`` is used up): the first card
-        played, and every seat's points and values at the end of the hand."""
+        played, and how the hand ended."""
         n, trump = self.search.players, self.trump
         trick, leader, won = list(self.trick), self.leader, list(self.won)
         seat = (leader + len(trick)) % n
@@ -303,7 +355,7 @@ class _Line:
         first_card = -1
         while remaining:
             hand = hands[seat]
-            legal = (hand & SUIT_MASKS[trick[0] // 13] or hand) if trick else hand
+            legal = playable(hand, trick)
             if first_card < 0:  # the deciding seat's card, at the root
                 card, node, grown = self._select(node, legal & self.first)
                 first_card = card
@@ -321,13 +373,14 @@ class _Line:
             if grown:
                 break
         if remaining:
-            play_out(hands, trump, leader, trick, won, self.goals, models, deck)
-        points, values = self._outcome(tuple(won))
+            play_out(hands, trump, leader, trick, won, self.goals, models, deck, self.endgame)
+        outcome = self._outcome(tuple(won))
+        values = outcome.values
         visits, total = self.search.tree.visits, self.search.tree.total
         for visited, mover in path:
             visits[visited] += 1
             total[visited] += values[mover]
-        return first_card, points, values
+        return first_card, outcome
 
     def _select(self, node: int, legal: int) -> tuple[int, int, bool]:
         """The card played at ``node`` among the ``legal`` ones of this deal, the child
@@ -369,12 +422,17 @@ class _Line:
         tree.avail[child] += 1
         return child, False
 
-    def _outcome(self, won: tuple[int, ...]) -> tuple[tuple[int, ...], list[float]]:
-        """Every seat's points and values when the tricks end as ``won`` (remembered: a
-        search meets the same few outcomes over and over)."""
+    def _outcome(self, won: tuple[int, ...]) -> Outcome:
+        """How the hand ends when the tricks end as ``won`` (remembered: a search meets
+        the same few outcomes over and over)."""
         outcome = self.outcomes.get(won)
         if outcome is None:
-            points = hand_points(self.search.rules, self.search.cards_dealt, self.bids, won,
-                                 self.declarer)
-            outcome = self.outcomes[won] = points, self.search.values(points)
+            search = self.search
+            rules, bids, n = search.rules, self.bids, search.players
+            points = hand_points(rules, search.cards_dealt, bids, won, self.declarer)
+            tricks = (tuple(won[s % 2] + won[s % 2 + 2] for s in range(n)) if rules.teams
+                      else won)
+            made = tuple((rules.teams or bids[s] is not None) and made_bid(rules, bids, won, s)
+                         for s in range(n))
+            outcome = self.outcomes[won] = Outcome(points, search.values(points), tricks, made)
         return outcome

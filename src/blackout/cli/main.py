@@ -22,10 +22,17 @@ COMMAND_MODULES = [
     "blackout.cli.play",
     "blackout.cli.score",
     "blackout.cli.replay",
+    "blackout.cli.analyse",
     "blackout.cli.arena",
     "blackout.cli.server",
     "blackout.cli.serve",
 ]
+
+
+# What `pip install 'blackout[server]'` adds (pyproject's [server] extra), by import name.
+SERVER_MODULES = frozenset({"sqlalchemy", "alembic", "psycopg", "argon2", "aiosmtpd", "fastapi",
+                            "uvicorn", "websockets", "starlette"})
+SERVER_NEEDED = "the server needs `pip install 'blackout[server]'`"
 
 
 class UserError(Exception):
@@ -71,6 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(run(args) or 0)
+    except ModuleNotFoundError as exc:
+        # The light install (no extras) has the rules, bots and terminal commands only.
+        if (exc.name or "").split(".")[0] not in SERVER_MODULES:
+            raise
+        print(f"blackout: {SERVER_NEEDED} (missing: {exc.name})", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # The reader went away (`blackout show 101 | head`): not an error to report.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -137,7 +137,8 @@ def _run_words(words: list[str], db: str | None, comment: str | None,
         database = Database(db)
         try:
             service = _mailing_service(database, bot_think)
-            reply = execute(service, words, comment=comment)
+            # Whoever runs the command line on the server's database is its operator.
+            reply = execute(service, words, comment=comment, operator=True)
         finally:
             database.dispose()
     except SQLAlchemyError as exc:

@@ -31,10 +31,24 @@ class Reply:
     events: list[Event] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Context:
+    """Who is asking: ``comment`` (a mail's body) for the other players; ``source`` (the
+    mail sender) is what wrong passwords are counted by; ``operator`` is the server's
+    operator (the command line on the server), who may choose a seed."""
+
+    comment: str | None = None
+    source: str | None = None
+    operator: bool = False
+
+
 MOVE_NUMBER = re.compile(r"(.*?)#(\d{1,9})")  # pbmserv's MOVE#N
+SEED_REFUSED = ("-seed=N is only for games between computer players: a game with people "
+                "is dealt from the server's own secret randomness")
 
 
-def execute(service: Service, words: Sequence[str], comment: str | None = None) -> Reply:
+def execute(service: Service, words: Sequence[str], comment: str | None = None,
+            source: str | None = None, operator: bool = False) -> Reply:
     """Run one command (``words`` without the leading ``blackout``)."""
     if not words:
         raise CommandError("no command given; try: blackout help")
@@ -42,7 +56,7 @@ def execute(service: Service, words: Sequence[str], comment: str | None = None) 
     handler = _HANDLERS.get(name)
     if handler is None:
         raise CommandError(f"unknown command {_quote(words[0])}; try: blackout help")
-    return handler(service, args, comment)
+    return handler(service, args, Context(comment, source, operator))
 
 
 def _quote(text: str) -> str:
@@ -64,30 +78,30 @@ def _board(text: str) -> int:
 # -- accounts ---------------------------------------------------------------------------
 
 
-def _signup(service: Service, args: list[str], comment: str | None) -> Reply:
+def _signup(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("signup", args, 3)
     userid, email, password = args
     service.signup(userid, email, password)
     return Reply(f"account {userid} created")
 
 
-def _password(service: Service, args: list[str], comment: str | None) -> Reply:
+def _password(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("password", args, 3)
-    service.change_password(*args)
+    service.change_password(*args, source=ctx.source)
     return Reply(f"password changed for {args[0]}")
 
 
-def _address(service: Service, args: list[str], comment: str | None) -> Reply:
+def _address(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("address", args, 3)
     userid, password, email = args
-    service.change_address(userid, password, email)
+    service.change_address(userid, password, email, source=ctx.source)
     return Reply(f"address of {userid} is now {email}")
 
 
 # -- games ------------------------------------------------------------------------------
 
 
-def _challenge(service: Service, args: list[str], comment: str | None) -> Reply:
+def _challenge(service: Service, args: list[str], ctx: Context) -> Reply:
     name = "pbmserv"
     options: dict[str, Any] = {}
     seed: int | None = None
@@ -118,6 +132,9 @@ def _challenge(service: Service, args: list[str], comment: str | None) -> Reply:
                                f"{USAGE['challenge']}")
     if not players:
         raise CommandError(f"name the players; usage: blackout {USAGE['challenge']}")
+    if seed is not None and not ctx.operator and not all(
+            p.startswith(BOT_PREFIX) for p in players):
+        raise CommandError(SEED_REFUSED)
     rules = variant(name, **options)
     outcome = service.challenge(players, rules, seed=seed)
     snap = service.snapshot(outcome.board)
@@ -153,28 +170,30 @@ def _move_words(name: str, args: list[str]) -> tuple[int, str, str, str]:
     return _board(args[0]), args[1], args[2], " ".join(args[3:])
 
 
-def _move(service: Service, args: list[str], comment: str | None) -> Reply:
+def _move(service: Service, args: list[str], ctx: Context) -> Reply:
     board, userid, password, text = _move_words("move", args)
     expected = None
     guarded = MOVE_NUMBER.fullmatch(text)
     if guarded:
         text, expected = guarded.group(1), int(guarded.group(2))
-    outcome = service.move(board, userid, password, text, expected=expected, comment=comment)
+    outcome = service.move(board, userid, password, text, expected=expected,
+                           comment=ctx.comment, source=ctx.source)
     return _after_move(service, outcome.board, userid, outcome.events,
                        f"move #{outcome.events[0].number} accepted on board {board}: "
                        f"{outcome.events[0].action}")
 
 
-def _queue(service: Service, args: list[str], comment: str | None) -> Reply:
+def _queue(service: Service, args: list[str], ctx: Context) -> Reply:
     board, userid, password, text = _move_words("queue", args)
-    outcome = service.queue(board, userid, password, text, comment=comment)
+    outcome = service.queue(board, userid, password, text, comment=ctx.comment,
+                            source=ctx.source)
     return _after_move(service, board, userid, outcome.events, outcome.message)
 
 
-def _resign(service: Service, args: list[str], comment: str | None) -> Reply:
+def _resign(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("resign", args, 3)
     board, userid, password = _board(args[0]), args[1], args[2]
-    outcome = service.resign(board, userid, password)
+    outcome = service.resign(board, userid, password, source=ctx.source)
     return _after_move(service, board, None, outcome.events, outcome.message)
 
 
@@ -188,26 +207,26 @@ def _after_move(service: Service, board: int, userid: str | None, events: list[E
 # -- views ----------------------------------------------------------------------------------
 
 
-def _show(service: Service, args: list[str], comment: str | None) -> Reply:
+def _show(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("show", args, 1)
     board = _board(args[0])
     return Reply(render.board_text(service.snapshot(board)))
 
 
-def _showas(service: Service, args: list[str], comment: str | None) -> Reply:
+def _showas(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("showas", args, 3)
     board = _board(args[0])
-    snap, seat = service.snapshot_as(board, args[1], args[2])
+    snap, seat = service.snapshot_as(board, args[1], args[2], source=ctx.source)
     return Reply(render.board_text(snap, seat))
 
 
-def _history(service: Service, args: list[str], comment: str | None) -> Reply:
+def _history(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("history", args, 1)
     board = _board(args[0])
     return Reply(render.history_text(service.snapshot(board)))
 
 
-def _replay(service: Service, args: list[str], comment: str | None) -> Reply:
+def _replay(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("replay", args, 1)
     match = BOARD_AT.fullmatch(args[0])
     if not match:
@@ -217,18 +236,18 @@ def _replay(service: Service, args: list[str], comment: str | None) -> Reply:
     return Reply(render.board_text(snap, None, f", after move #{number}"))
 
 
-def _games(service: Service, args: list[str], comment: str | None) -> Reply:
+def _games(service: Service, args: list[str], ctx: Context) -> Reply:
     if len(args) > 1:
         raise CommandError(f"usage: blackout {USAGE['games']}")
     return Reply(render.games_text(service.games(args[0] if args else None)))
 
 
-def _standings(service: Service, args: list[str], comment: str | None) -> Reply:
+def _standings(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("standings", args, 0)
     return Reply(render.standings_text(standings(service.finished_games())))
 
 
-def _ratings(service: Service, args: list[str], comment: str | None) -> Reply:
+def _ratings(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("ratings", args, 0)
     return Reply(render.ratings_text(ratings(service.finished_games())))
 
@@ -249,13 +268,13 @@ def _bot_names() -> list[str]:
     return [BOT_PREFIX + name for name in bots.NAMES]
 
 
-def _help(service: Service, args: list[str], comment: str | None) -> Reply:
+def _help(service: Service, args: list[str], ctx: Context) -> Reply:
     if len(args) > 1:
         raise CommandError(f"usage: blackout {USAGE['help']}")
     return Reply(help_text(args[0].lower() if args else None))
 
 
-_HANDLERS: dict[str, Callable[[Service, list[str], str | None], Reply]] = {
+_HANDLERS: dict[str, Callable[[Service, list[str], Context], Reply]] = {
     "signup": _signup,
     "password": _password,
     "address": _address,

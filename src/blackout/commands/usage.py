@@ -28,13 +28,17 @@ HELP = {
     "address": "Change the e-mail address your boards are sent to.",
     "challenge": "Start a game at once (no password needed).  Seats are shuffled unless "
                  "-inorder.  A player is a userid or a computer player (bot:random, ...).  "
+                 "The deal comes from the server's secret randomness; -seed=N only for games "
+                 "between computer players (or by the server's operator).  A player named in "
+                 "a game they do not want declines it with resign.  "
                  "Rules are pbmserv's unless -variant names a preset; -OPTION=VALUE sets any "
                  "rule option, e.g. -schedule=1,2,3 -hook=false -max_cards=5.",
     "move": "Make a move: a bid (0, 7, nil, board), a card (AD, 10C) or trump (trump H, "
             "trump NT).  MOVE#N is refused unless N is the next move number.  A comment "
             "(mail body, or --comment TEXT) is shown to the other players with the board.",
     "queue": "Play MOVE when your turn comes, if it is still legal then.",
-    "resign": "Leave a game: a computer player plays your seat; it counts as a loss.",
+    "resign": "Leave a game (or decline one you were challenged to): a computer player "
+              "plays your seat; it counts as a loss.",
     "show": "The board as an outsider sees it: no hidden cards.",
     "showas": "The board as you see it from your seat.",
     "history": "The moves so far; automatic ones are marked.",

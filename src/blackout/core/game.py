@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from blackout.core import procedure
 from blackout.core.actions import (
     BIDS,
     BOARD,
@@ -59,6 +60,7 @@ from blackout.core.events import (
     TrumpNamed,
     prebuilt,
 )
+from blackout.core.procedure import declarer_seat, first_leader
 from blackout.core.rules import Rules
 from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import (
@@ -71,7 +73,7 @@ from blackout.core.view import (
 )
 
 __all__ = ["BIDDING", "CHOOSING_TRUMP", "GAME_OVER", "PLAYING", "Deal", "Game", "Move", "Phase",
-           "hook_refusal", "trick_winner", "trick_winner_position"]
+           "beats", "hook_refusal", "playable", "trick_winner", "trick_winner_position"]
 
 #: The phases under their older names.
 BIDDING, CHOOSING_TRUMP, PLAYING, GAME_OVER = Phase.BID, Phase.TRUMP, Phase.PLAY, Phase.OVER
@@ -164,6 +166,22 @@ _KEYS = struct.Struct("<52Q")  # little-endian whatever the machine: the same de
 
 
 _BITS = tuple(1 << c for c in range(52))
+
+
+def playable(hand: int, trick: Sequence[int]) -> int:
+    """The cards of ``hand`` (a mask) that may be played to ``trick`` (its cards so
+    far): those of the suit led if the hand holds any, else all of them."""
+    if trick:
+        follow = hand & SUIT_MASKS[trick[0] // 13]
+        if follow:
+            return follow
+    return hand
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """Whether ``card``, played to a trick that ``best`` is winning, takes it over
+    (``trump`` a suit number or -1): :func:`trick_winner_position` of the two."""
+    return trick_winner_position((best, card), trump) == 1
 
 
 def hook_refusal(dealer_bids: bool, bid: int, cards: int) -> str:
@@ -365,12 +383,7 @@ class Game:
         return []
 
     def _playable(self, seat: int) -> int:
-        hand = self.hands[seat]
-        if self.trick_cards:
-            follow = hand & SUIT_MASKS[self.trick_cards[0] // 13]
-            if follow:
-                return follow
-        return hand
+        return playable(self.hands[seat], self.trick_cards)
 
     def _bid_range(self) -> list[BidAction]:
         if self.rules.teams:
@@ -387,14 +400,13 @@ class Game:
 
     def _hooked_bid(self) -> int | None:
         """The bid the hook forbids the seat to move, if any."""
-        if not self.rules.hook or self._bid_pos != self.n - 1:
-            return None
-        return self.cards - sum(b.tricks for b in self.bids if isinstance(b, Bid))
+        others = sum(b.tricks for b in self.bids if isinstance(b, Bid))
+        return procedure.hooked_bid(self.rules, self.cards, others, self._bid_pos == self.n - 1)
 
     def _legal_bids(self, seat: int) -> list[Action]:
         bids: list[Action] = list(self._bid_range())
         hooked = self._hooked_bid()
-        if hooked is not None and 0 <= hooked <= self.cards:
+        if hooked is not None:
             bids.remove(BIDS[hooked])
         return bids
 
@@ -558,8 +570,8 @@ class Game:
     def _finish_bidding(self) -> Events:
         if self.rules.trump == "declarer":
             # Highest bid; on a tie, the player who made that bid first (seed 004).
-            self.declarer = max(range(self.n),
-                                key=lambda s: (_tricks(self.bids[s]), -self._bid_time[s]))
+            self.declarer = declarer_seat(self.bids,
+                                          sorted(range(self.n), key=self._bid_time.__getitem__))
         if not self.trump_decided:
             self.phase = CHOOSING_TRUMP
             self.to_move = self.declarer
@@ -577,13 +589,7 @@ class Game:
 
     def _start_play(self) -> Events:
         self.phase = PLAYING
-        leader = self.rules.leader
-        if leader == "dealer":
-            self.leader = self.dealer
-        elif leader == "first_bidder":
-            self.leader = self.bidding_order[0]
-        else:
-            self.leader = (self.dealer + 1) % self.n
+        self.leader = first_leader(self.rules, self.dealer, self.bidding_order, self.n)
         self.to_move = self.leader
         if not self.blind:
             return ()
@@ -714,10 +720,6 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"hand {self.hand_number}, {self.phase}"
         return f"<Game {self.rules.variant} {list(self.players)} {state}>"
-
-
-def _tricks(bid: BidAction | None) -> int:
-    return bid.tricks if isinstance(bid, Bid) else -1
 
 
 def _describe(action: Action) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from blackout.core.actions import Bid, BidAction, Board, Nil
 from blackout.core.rules import Rules
 
-__all__ = ["NIL_BOARD_POINTS", "TeamContract", "hand_points", "team_contract"]
+__all__ = ["NIL_BOARD_POINTS", "TeamContract", "hand_points", "player_points", "team_contract"]
 
 #: Seed 000: a made nil or board scores 40, a failed one loses 10.
 NIL_BOARD_POINTS = (40, -10)
@@ -66,7 +66,10 @@ def _team_points(rules: Rules, contract: TeamContract, cards: int,
     return 10 + contract.tricks if ok else 0
 
 
-def _player_points(rules: Rules, cards: int, bid: int, took: int, is_declarer: bool) -> int:
+def player_points(rules: Rules, cards: int, bid: int, took: int,
+                  is_declarer: bool = False) -> int:
+    """Points of one player of an individually scored game who bid ``bid`` and took
+    ``took`` tricks in a hand of ``cards`` cards each."""
     exact = bid == took
     match rules.scoring:
         case "ten_plus_bid":
@@ -97,7 +100,7 @@ def hand_points(rules: Rules, cards: int, bids: Sequence[BidAction | None],
                 for t in (0, 1)]
         return tuple(team[seat % 2] for seat in range(len(bids)))
     return tuple(
-        _player_points(rules, cards, _tricks_bid(bid), took, seat == declarer)
+        player_points(rules, cards, _tricks_bid(bid), took, seat == declarer)
         for seat, (bid, took) in enumerate(zip(bids, tricks, strict=True))
     )
 

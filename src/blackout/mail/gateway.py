@@ -70,6 +70,8 @@ class Gateway:
         self.service = service
         self.config = config
         service.notifier = mail_notices
+        # Computer players move after the answer (run_due), never inside a request.
+        service.run_bots = False
 
     # -- incoming -----------------------------------------------------------------------
 
@@ -97,7 +99,9 @@ class Gateway:
                                words, topic)
             return
         try:
-            reply = execute(self.service, words, comment=_comment(message))
+            # The sender is the source wrong passwords are counted by: a stranger's
+            # guesses lock out the stranger, not the owner's own address.
+            reply = execute(self.service, words, comment=_comment(message), source=sender)
         except ValueError as exc:  # CommandError, ServiceError, RulesError
             self._answer_error(sender, shown, message, str(exc), words, topic)
             return
@@ -184,6 +188,7 @@ class Gateway:
     def check_timeouts(self) -> list[Event]:
         """Remind or replace idle players (their mail goes to the outbox), deliver, and
         delete old sent mail."""
+        self.service.parts.runner.run_due()
         events = self.service.check_timeouts(
             self.service.clock(), remind_after=timedelta(hours=self.config.remind_after_hours),
             give_up_after=timedelta(hours=self.config.give_up_after_hours),
@@ -212,7 +217,9 @@ class Gateway:
 
     def _answer(self, content: bytes) -> None:
         self.handle(_parse(content))
-        self.deliver()
+        self.deliver()  # the answer first; then the computer players it made due
+        if self.service.parts.runner.run_due():
+            self.deliver()
 
     def purge(self) -> int:
         """Delete sent and given-up mail older than the outbox's retention period."""

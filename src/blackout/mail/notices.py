@@ -50,6 +50,8 @@ def mail_notices(reader: Reader, events: list[Event]) -> list[Notice]:
 
 def _board_notices(reader: Reader, board: int, happened: list[str]) -> list[Notice]:
     snap = reader.snapshot(board)
+    if snap.row.live:
+        return []  # a live (web) table's players watch it; they get no board mail
     game = snap.game
     next_player = "game over" if game.to_move is None or snap.row.status != "active" \
         else snap.controller(game.to_move)

@@ -92,26 +92,26 @@ class _Listener(threading.Thread):
         self.conninfo = parsed.render_as_string(hide_password=False)
         self.channel = channel
         self.publish = publish
-        self._stop = threading.Event()
+        self._stopping = threading.Event()
         self.ready = threading.Event()
 
     def run(self) -> None:
         import psycopg
 
-        while not self._stop.is_set():
+        while not self._stopping.is_set():
             try:
                 with psycopg.connect(self.conninfo, autocommit=True) as connection:
                     connection.execute(f'LISTEN "{self.channel}"')
                     self.ready.set()
-                    while not self._stop.is_set():
+                    while not self._stopping.is_set():
                         for note in connection.notifies(timeout=0.5):
                             board, _, number = note.payload.partition(":")
                             if board.isdigit() and number.isdigit():
                                 self.publish(int(board), int(number))
             except Exception:
                 log.exception("listening for events failed; listening again")
-                self._stop.wait(1.0)
+                self._stopping.wait(1.0)
 
     def stop(self) -> None:
-        self._stop.set()
+        self._stopping.set()
         self.join(timeout=5)

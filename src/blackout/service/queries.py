@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import or_, select
 
-from blackout.core.rules import PRESETS
-from blackout.service import wire
+from blackout.core import codec
+from blackout.core.rules import TITLES
 from blackout.service.errors import NotFound, Stale
 from blackout.service.standings import ratings, standings
 from blackout.service.store import BOT_PREFIX, OPEN, Board, Store, is_bot
@@ -48,7 +48,8 @@ class Queries:
             s.name == userid for s in b.seats))
         view = None
         if b.game is not None:
-            view = wire.view(b.game.view(seat) if seat is not None else b.game.public_view())
+            view = codec.view_to_json(b.game.view(seat) if seat is not None
+                                       else b.game.public_view())
         clock = None
         if row.clock_seconds is not None:
             deadline = None
@@ -58,7 +59,7 @@ class Queries:
         return {
             "board": row.id,
             "variant": row.variant,
-            "title": PRESETS[row.variant].variant if row.variant in PRESETS else row.variant,
+            "title": TITLES.get(row.variant, row.variant),
             "status": row.status,
             "private": row.private,
             "invite": row.invite if seated else None,
@@ -76,9 +77,7 @@ class Queries:
         from blackout.core.rules import variant
 
         rules = variant(row.variant, **json.loads(row.options))
-        body = wire.rules(rules)
-        body.setdefault("hands", None)
-        return body
+        return codec.rules_to_json(rules, len(json.loads(row.players)))
 
     def _seat(self, b: Board, s: SeatRow) -> dict[str, Any]:
         if s.name == OPEN:
@@ -123,15 +122,7 @@ class Queries:
                 "private": row.private, "created_at": _iso(row.created_at)}
 
     def variants(self) -> list[dict[str, Any]]:
-        from blackout.core.rules import variant
-
-        out = []
-        for name, rules in PRESETS.items():
-            out.append({"name": name, "title": name,
-                        "players": [rules.min_players, rules.max_players],
-                        "summary": (type(rules).__doc__ or "").strip().splitlines()[0],
-                        "options": [], "rules": wire.rules(variant(name))})
-        return out
+        return codec.variants_to_json()
 
     # -- the event log ----------------------------------------------------------------------
 
@@ -155,7 +146,7 @@ class Queries:
             record.pop("seed", None)
             record.pop("deals", None)
             record["status"] = "active"
-            record["view"] = wire.view(b.game.public_view())
+            record["view"] = codec.view_to_json(b.game.public_view())
         return record
 
     def hint(self, board: int, userid: str) -> dict[str, Any]:

@@ -133,7 +133,7 @@ class Service:
         self.notifier = notifier
         self.run_bots = run_bots
         self.outbox = Outbox(db, clock)
-        self.parts.store.notifiers.append(self._mail)
+        self.parts.store.notifiers.append(self._mail)  # the notifier may be set later
 
     @property
     def takeover_bot(self) -> str:

@@ -75,14 +75,35 @@ class Services:
         self.tables = Tables(self.store, self.queries, takeover)
         self.runner = Runner(self.store, takeover, budget, pace=bot_pace, grace=grace)
 
+    def mail_with(self, notifier: Any) -> None:
+        """Write the mail ``notifier`` composes about each change (boards to the players
+        of mail games) into the outbox, in that change's transaction."""
+        from blackout.service.outbox import Outbox
+        from blackout.service.server import Reader
+
+        outbox = Outbox(self.db, self.clock)
+
+        def mail(board: Any, events: list[Any]) -> None:
+            if events:
+                outbox.post(board.session, notifier(Reader(board.session, board), events))
+
+        self.store.notifiers.append(mail)
+
     @classmethod
     def open(cls, url: str | None = None, clock: Callable[[], datetime] = utc_now,
              bot_think: float = DEFAULT_BOT_THINK, bot_iterations: int | None = None,
              bot_pace: float = 0.0, grace: float = 30.0) -> Services:
         """The services on the database at ``url`` (None: the default SQLite file); on
         PostgreSQL a listener thread hears other processes' commits."""
-        return cls(Database(url), clock=clock, bot_think=bot_think,
-                   bot_iterations=bot_iterations, bot_pace=bot_pace, grace=grace, listen=True)
+        services = cls(Database(url), clock=clock, bot_think=bot_think,
+                       bot_iterations=bot_iterations, bot_pace=bot_pace, grace=grace,
+                       listen=True)
+        # The composition root: whichever front makes a move at a mail game, its
+        # players get the board by mail (the gateway or check-timeouts delivers it).
+        from blackout.mail.notices import mail_notices
+
+        services.mail_with(mail_notices)
+        return services
 
     def close(self) -> None:
         self.bus.close()

@@ -23,10 +23,10 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from blackout.core import codec
 from blackout.core.actions import Action, IllegalAction, parse_action
 from blackout.core.game import Game
 from blackout.core.rules import variant
-from blackout.service import wire
 from blackout.service.bus import Bus
 from blackout.service.errors import Illegal, NotFound, Stale
 from blackout.service.events import Event, GameEnded, MoveAccepted, QueuedMoveRefused
@@ -236,7 +236,7 @@ class Store:
         row.move_count = number
         row.last_move_at = board.now
         for event in happened:
-            board.emit(wire.event(event))
+            board.emit(codec.event_to_json(event))
         board.notices.append(MoveAccepted(row.id, number, seat, board.game.players[seat],
                                           str(action), kind, comment or None))
 

@@ -20,9 +20,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from blackout import bots
+from blackout.core import codec
 from blackout.core.game import Game
 from blackout.core.rules import Rules, RulesError, variant
-from blackout.service import wire
 from blackout.service.accounts import USERID
 from blackout.service.errors import BadRequest, Forbidden, Illegal, NotFound, Stale
 from blackout.service.events import GameStarted, SeatTakenOver
@@ -241,7 +241,7 @@ class Tables:
         b.game = game
         b.emit({"type": "game_started", "players": names})
         for event in game.opening_events():
-            b.emit(wire.event(event))
+            b.emit(codec.event_to_json(event))
         b.notices.append(GameStarted(b.number, tuple(names)))
         self.store.settle(b, self.store.finish_game)
 

@@ -21,7 +21,7 @@ log = logging.getLogger("blackout.web")
 
 IDLE = 5.0  # seconds between rounds when nothing is announced
 RETRY = 1.0  # seconds to wait after the runner failed (the database went away...)
-MIN_WAIT = 0.02  # never spin: something due that another process holds is retried shortly
+MIN_WAIT = 0.02  # seconds between rounds that played nothing (a busy server is kicked often)
 
 
 class BotRunner:
@@ -52,13 +52,16 @@ class BotRunner:
             try:
                 moves = await to_thread.run_sync(runner.run_due,
                                                  limiter=self._one_at_a_time)
+                if moves == 0:
+                    await asyncio.sleep(MIN_WAIT)  # commits that bring nothing due: no spin
+                if self._kick.is_set():
+                    continue  # committed meanwhile: look again at once (next_due can wait)
                 due = await to_thread.run_sync(runner.next_due, limiter=self._one_at_a_time)
             except Exception:
                 log.exception("bot runner")
-                moves, due = 0, RETRY
+                await asyncio.sleep(RETRY)
+                continue
             wait = self.idle if due is None else min(max(due, 0.0), self.idle)
-            if moves == 0:
-                wait = max(wait, MIN_WAIT)
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._kick.wait(), wait)

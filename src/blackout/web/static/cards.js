@@ -3,7 +3,6 @@
 
 export const SUITS = ["S", "H", "C", "D"]; // display order: colours alternate
 export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-export const SUIT_SINGULAR = { C: "club", D: "diamond", H: "heart", S: "spade" };
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
 const SVG = "http://www.w3.org/2000/svg";

@@ -586,7 +586,7 @@ function placeAt(r, n, which) {
 }
 
 /** "bot:basic-2" -> "basic bot 2": computer players by what they are. */
-export function displayName(player) {
+function displayName(player) {
   const bot = /^bot:([a-z]+)(?:-(\d+))?$/.exec(player ?? "");
   return bot ? `${bot[1]} bot${bot[2] ? ` ${bot[2]}` : ""}` : (player ?? "");
 }
