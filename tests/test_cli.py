@@ -231,8 +231,7 @@ def test_score_sheet_fits_80_columns() -> None:
 SAMPLE_SHEET_HANDS = (
     "TrundleBot\n3 2 2 3\n3 2 2 6\n\nNT\n"       # 13 cards
     "\n4 2 5 3\n2 2 6 2\n\nhearts\n"             # 12 cards, dealer Wei-Hwa by default
-    "\n1 1 7 3\n0 1 8 2\nTwonky\nX\n"            # a bad trump: refused, sheet unchanged
-    "\n1 1 7 3\n0 1 8 2\nTwonky\nC\n"            # 11 cards
+    "\n1 1 7 3\n0 1 8 2\nTwonky\nX\nC\n"         # a bad trump is asked again; 11 cards
     "undo\n"
     "\n1 1 7 3\n0 1 8 2\nTwonky\nclubs\n"
     "quit\n"
@@ -244,7 +243,7 @@ def test_score_the_sample_sheet_of_seed_004() -> None:
                       stdin=SAMPLE_SHEET_HANDS)
     out = result.stdout
     assert result.returncode == 0, result.stderr
-    assert "error: 'X' is not a suit" in out and "sheet unchanged" in out
+    assert "> 'X' is not a suit" in out and "sheet unchanged" not in out
     assert "Removed the last hand; 2 hand(s) on the sheet." in out
     # The sheet's own running totals after the first three hands.
     assert "Totals: Wei-Hwa 8, SquashBot 20, Twonky 5, TrundleBot -5" in out
@@ -315,3 +314,104 @@ def test_replay_step_waits_between_hands(tmp_path: Path, monkeypatch: pytest.Mon
     assert code == 0
     assert out.count("(Enter for the next hand)") == 2  # the second pause meets the end
     assert "Hand 2: 2 cards" in out and "Winner" in out
+
+
+POTOMAC_FOUR = ["score", "potomac", "--players", "Wei-Hwa,SquashBot,Twonky,TrundleBot"]
+
+
+def test_score_checks_each_answer_as_it_is_typed(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # Issue 19.13: each field is refused at its own prompt, before the next is asked.
+    stdin = ("TrundleBot\n3 2 2 3\n3 2 2 6\n\nNT\n"          # hand 1 (13 cards)
+             "Twonky\n\n"                                  # a dealer out of turn, then Enter
+             "13 2 5 3\n"                                  # a bid above the 12-card hand
+             "4 2 5 1\n"                                   # the hook on Wei-Hwa (dealer)
+             "4 2 5 3\n2 2 6 2\n"
+             "Wei-Hwa\nTwonky\nH\nquit\n")                 # not the first highest bidder
+    _, out, _ = run_here(POTOMAC_FOUR, stdin, monkeypatch, capsys)
+    assert "Dealer [Wei-Hwa]> the deal passes clockwise: Wei-Hwa deals this hand" in out
+    assert "> bid '13': bids are 0 to 12" in out
+    assert "> the hook: Wei-Hwa, bidding last, may not make the bids total 12" in out
+    assert "Declarer [Twonky]> the declarer must be the first highest bidder (bid 5): " \
+        "Twonky" in out
+    assert "sheet unchanged" not in out
+    assert "Totals: Wei-Hwa 9, SquashBot 14, Twonky 6, TrundleBot -4" in out
+
+
+def test_score_explains_every_prompt(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    stdin = "help\nTrundleBot\nhelp\n3 2 2 3\nhelp\n3 2 2 6\nhelp\n\nhelp\nNT\nquit\n"
+    _, out, _ = run_here(POTOMAC_FOUR, stdin, monkeypatch, capsys)
+    for prompt, words in [("Dealer> ", "the dealer's name"),
+                          ("Declarer [Wei-Hwa]> ", "the declarer"),
+                          ("Trump named (C, D, H, S or NT)> ", "the trump the declarer named")]:
+        assert f"{prompt}Type {words}" in out, prompt
+    assert re.search(r"Bids \([^\n]*\)> Type each player's bid", out)
+    assert re.search(r"Tricks taken \([^\n]*\)> Type the tricks each player took", out)
+    assert out.count("`undo` removes the last hand, `quit` stops.") >= 5
+    assert "Totals: Wei-Hwa 11, SquashBot 7, Twonky 7, TrundleBot -3" in out
+
+
+def test_score_saves_and_resumes_a_sheet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    sheet = tmp_path / "sheet.json"
+    first = "TrundleBot\n3 2 2 3\n3 2 2 6\n\nNT\nquit\n"
+    run_here([*POTOMAC_FOUR, "--file", str(sheet)], first, monkeypatch, capsys)
+    assert json.loads(sheet.read_text())["hands"][0]["dealer"] == "TrundleBot"
+    # Resumed without --players: the next hand is the 12-card hand dealt by Wei-Hwa.
+    second = "\n4 2 5 3\n2 2 6 2\n\nhearts\nquit\n"
+    code, out, _ = run_here(["score", "potomac", "--file", str(sheet)], second,
+                            monkeypatch, capsys)
+    assert code == 0 and "1 hand(s) on the sheet" in out
+    assert "Hand 2: 12 cards each" in out and "Dealer [Wei-Hwa]>" in out
+    assert "Totals: Wei-Hwa 9, SquashBot 14, Twonky 6, TrundleBot -4" in out
+    assert len(json.loads(sheet.read_text())["hands"]) == 2
+    code, _, err = run_here(["score", "potomac", "--players", "a,b,c", "--file", str(sheet)],
+                            "", monkeypatch, capsys)
+    assert code == 2 and "is the sheet of Wei-Hwa, SquashBot, Twonky, TrundleBot" in err
+
+
+def _play_until_prompt(*args: str) -> tuple[subprocess.Popen[bytes], bytes]:
+    """``blackout play`` in its own process group, as a terminal runs it, read up to its
+    first prompt."""
+    import select
+
+    assert BLACKOUT
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
+    play = subprocess.Popen([BLACKOUT, "play", "standard", "--seed", "1", "--bots", "basic",
+                             *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, start_new_session=True)
+    assert play.stdout is not None
+    seen = b""
+    while b"Your bid" not in seen:
+        ready, _, _ = select.select([play.stdout], [], [], 30)
+        assert ready, seen
+        seen += os.read(play.stdout.fileno(), 65536)
+    return play, seen
+
+
+@pytest.mark.parametrize("during_hint", [False, True])
+def test_ctrl_c_ends_play_quietly_with_status_130(during_hint: bool) -> None:
+    # Issue 19.14: Ctrl-C reaches the whole process group, the hint's pool workers too;
+    # they printed "Process ForkPoolWorker-1:" and tracebacks.
+    import signal
+    import time
+
+    play, _ = _play_until_prompt()
+    assert play.stdin is not None
+    if during_hint:
+        play.stdin.write(b"hint\n")
+        play.stdin.flush()
+        time.sleep(0.2)  # the expert is thinking (about a second) in its worker processes
+    os.killpg(play.pid, signal.SIGINT)
+    out, err = play.communicate(timeout=30)
+    assert play.returncode == 130
+    assert err.strip() == b"", err.decode()
+    assert b"Traceback" not in out and b"ForkPoolWorker" not in out
+
+
+def test_ctrl_d_ends_play_with_status_0() -> None:
+    play, _ = _play_until_prompt()
+    out, err = play.communicate(b"", timeout=30)  # the input ends: Ctrl-D at a terminal
+    assert play.returncode == 0, err.decode()
+    assert b"(input ended)" in out and b"Game left unfinished" in out and err == b""

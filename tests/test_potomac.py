@@ -1,11 +1,13 @@
 """Potomac Blackout (seed 004), each rule from the seed's own words."""
 
 import random
+import re
 
 import pytest
 
 from blackout import Bid, ChooseTrump, Game, Suit, variant
-from blackout.core.actions import TRUMP_CHOICES
+from blackout.core.actions import NO_PASS, TRUMP_CHOICES, IllegalAction
+from blackout.core.scoresheet import ScoreSheet, ScoreSheetError
 from conftest import (
     assert_refused,
     bid_all,
@@ -175,3 +177,20 @@ def test_wrong_phase_and_game_over_errors_change_nothing() -> None:
     assert game.legal_actions() == []
     assert_refused(game, "AS", "the game is over")
     assert_refused(game, "1", "the game is over", seat=0)
+
+
+def test_potomac_refuses_pass_with_its_seeds_sentence() -> None:
+    # Issue 19.18, seed 004: "Everyone must bid - it is not possible to pass, but you can
+    # bid zero".  Seed 002 reads "pass" as a bid of 0, and so do the other presets.
+    game = Game.new(variant("potomac"), ["a", "b", "c"], seed=5)
+    before = game.record()
+    with pytest.raises(IllegalAction, match="it is not possible to pass"):
+        game.apply("pass")
+    assert game.record() == before
+    game.apply("0")
+    standard = Game.new(variant("standard"), ["a", "b", "c"], seed=5)
+    standard.apply("pass")
+    assert str(standard.history[-1].action) == "0"
+    sheet = ScoreSheet(variant("potomac"), ["a", "b", "c"])
+    with pytest.raises(ScoreSheetError, match=re.escape(NO_PASS)):
+        sheet.check_bids(["pass", "1", "1"], dealer=0)

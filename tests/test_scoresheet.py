@@ -159,7 +159,7 @@ def test_render_lays_the_sheet_out_like_the_sample() -> None:
     lines = sheet.render().splitlines()
     assert len(lines) == 3 + 2 * 3         # three header lines, two lines a hand
     header = lines[0]
-    assert header.split()[:4] == ["Tricks", "Dealer", "Declarer", "Trump"]
+    assert header.split()[:4] == ["Cards", "Dealer", "Declarer", "Trump"]  # the hand size
     assert header.split()[4:] == PLAYERS
     assert lines[1].split() == ["Bid", "Score"] * 4
     assert lines[2].split() == ["Took", "Total"] * 4
@@ -206,7 +206,10 @@ def test_score_sheet_checks_each_hand() -> None:
             bids=(3, 2, 2, 6))
     refused(sheet, "tricks add up to 12, but 13 were played", tricks=(3, 2, 2, 5))
     refused(sheet, "tricks taken are 0 to 13 each", tricks=(14, 0, 0, -1))
-    refused(sheet, "the declarer must be a highest bidder (bid 3)", declarer="Twonky")
+    refused(sheet, "the declarer must be the first highest bidder (bid 3): Wei-Hwa",
+            declarer="Twonky")
+    refused(sheet, "the declarer must be the first highest bidder (bid 3): Wei-Hwa",
+            declarer="TrundleBot")
     refused(sheet, "bid 14: bids are 0 to 13", bids=(14, 2, 2, 3))
     refused(sheet, "'x' is not a move", bids=("x", 2, 2, 3))
     refused(sheet, "give 4 bids and 4 trick counts", bids=(3, 2, 2))
@@ -254,3 +257,18 @@ def test_partnership_sheet_checks_who_was_skipped(bids: list[object], message: s
     # A later partner's board or nil voids an earlier number bid: nobody is skipped.
     row = sheet.add_hand(bids=[3, 2, "nil", 1], tricks=[13, 0, 0, 0], dealer="w")
     assert row.points == (40, 0, 40, 0)
+
+
+def test_a_reverse_schedule_breaks_ties_with_the_engines_hand_sizes() -> None:
+    # Issue 19.18: seed 002's extra hands start "over with the one card hand" whatever the
+    # schedule; the engine deals 1 card, and the sheet must expect 1 too (not the first
+    # scheduled size again).
+    rules = variant("standard", schedule="down", max_cards=2)
+    sheet = ScoreSheet(rules, ["ann", "bob"])
+    assert sheet.next_cards == 2
+    sheet.add_hand(bids=[1, 1], tricks=[1, 1], dealer="ann")
+    sheet.add_hand(bids=[0, 1], tricks=[0, 1], dealer="bob")
+    assert sheet.totals == [13, 13] and not sheet.is_over
+    assert sheet.next_is_tiebreak and sheet.next_cards == rules.extra_hand_size(2, 1) == 1
+    row = sheet.add_hand(bids=[1, 1], tricks=[1, 0], dealer="ann")
+    assert row.extra and sheet.is_over

@@ -126,7 +126,8 @@ def test_every_error_is_one_line_and_changes_nothing(sqlite_cli):
         (("move", "101", "ed", "ed-pw", "0"), "You are NOT playing this game"),
         (("move", "101", "bob", "bob-pw", "0"), "It is not your move"),
         (("move", "101", "ann", "ann-pw", "AS"), "it is time to bid, not to play AS"),
-        (("move", "101", "ann", "ann-pw", "0#5"), "move #5 is stale: board 101 is at move #1"),
+        (("move", "101", "ann", "ann-pw", "0#5"),
+         "move #5 is in the future: board 101 is at move #1"),
         (("move", "101"), "usage: blackout move BOARD USERID PASSWORD MOVE[#N]"),
         (("challenge", "ann", "bob", "cy", "zed"), "unknown user zed"),
         (("challenge", "ann", "bob", "cy"), "pbmserv needs exactly 4 players, not 3"),
@@ -173,13 +174,14 @@ def test_check_timeouts_from_cron(sqlite_cli):
     try:
         mail = ("--relay-host", "127.0.0.1", "--relay-port", str(relay.port), "--address",
                 "server@test.example", "--bot-think", "0.1")
-        out = cli.ok("check-timeouts", "--remind-after", "0", "--give-up-after", "100", *mail)
+        out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--give-up-after", "100", *mail)
         assert out == ("1 reminded, 0 replaced by a computer player, 0 forfeited; "
                        "0 mail(s) waiting for the relay\n")
         mails = sink.take(5)  # the challenge's board to each player, and ann's reminder
         (reminder,) = [m for m in mails if m["Subject"] == "blackout Board 101 reminder"]
         assert reminder["To"] == "ann@example.org" and reminder["From"] == "server@test.example"
-        out = cli.ok("check-timeouts", "--remind-after", "0", "--give-up-after", "0", *mail)
+        out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--give-up-after", "0.0001",
+                     *mail)
         assert out.startswith("0 reminded, 1 replaced by a computer player, 0 forfeited")
         boards = sink.take(3)
         assert {str(m["To"]) for m in boards} == {"bob@example.org", "cy@example.org",
@@ -189,7 +191,7 @@ def test_check_timeouts_from_cron(sqlite_cli):
     finally:
         relay.stop()
     # The relay is away: bob's reminder waits in the outbox for the next run.
-    out = cli.ok("check-timeouts", "--remind-after", "0", "--relay-host", "127.0.0.1",
+    out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--relay-host", "127.0.0.1",
                  "--relay-port", str(free_port()))
     assert out == ("1 reminded, 0 replaced by a computer player, 0 forfeited; "
                    "1 mail(s) waiting for the relay\n")
@@ -234,3 +236,63 @@ def test_a_command_line_move_is_mailed_to_every_player(cli):
         assert text.startswith("Move #1: ann 0 saying: good luck\n")
         assert text.rstrip("\n").endswith(board_text(snap, seat))  # from their own seat
         assert not card_words(text) & hidden_from(snap.game, seat)
+
+
+def test_db_may_come_before_the_command(sqlite_cli):
+    # Issue 19.16: `blackout --db URL show 101` as well as `blackout show 101 --db URL`.
+    add_people(sqlite_cli.db_url, "ann")
+    before = subprocess.run([str(BLACKOUT), "--db", sqlite_cli.db_url, "challenge", "-variant",
+                             "standard", "ann", "bot:random"], env=sqlite_cli.env,
+                            capture_output=True, text=True, timeout=60)
+    assert before.returncode == 0, before.stderr
+    assert "101" in before.stdout
+    shown = subprocess.run([str(BLACKOUT), "--db", sqlite_cli.db_url, "show", "101"],
+                           env=sqlite_cli.env, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and shown.stdout == sqlite_cli.ok("show", "101")
+
+
+def test_lockout_keeps_counting_past_45_failures(cli):
+    # Issue 19.2: the 46th wrong password raised OverflowError (a traceback, the failure
+    # not counted, guessing unlimited from then on).
+    from datetime import datetime
+
+    from sqlalchemy import select
+
+    from blackout.service.accounts import LONGEST_LOCK, lock_after
+    from blackout.storage import Account
+
+    now = datetime(2026, 1, 1)
+    assert lock_after(46, now) == lock_after(10**9, now) == now + LONGEST_LOCK
+    add_people(cli.db_url, "ann")
+    database = Database(cli.db_url)
+    with database.transaction() as session:
+        session.execute(select(Account)).scalar_one().failures = 45
+    try:
+        assert cli.refused("password", "ann", "wrong-pw", "new-pw") == \
+            "Invalid password/userid entered"
+        with database.transaction() as session:
+            account = session.execute(select(Account)).scalar_one()
+            assert account.failures == 46 and account.locked_until is not None
+        # Locked now: even the right password is refused, in one line.
+        assert cli.refused("password", "ann", "ann-pw", "new-pw").startswith(
+            "too many wrong passwords for ann")
+    finally:
+        database.dispose()
+
+
+def test_future_move_numbers_and_replays_of_finished_games(sqlite_cli):
+    # Issue 19.15: `move ...#7` at move 1 said "stale"; `replay BOARD#N` of a finished game
+    # printed "has ended, scores 0" instead of the position after move N.
+    cli = sqlite_cli
+    add_people(cli.db_url, "ann")
+    cli.ok("challenge", "-variant", "standard", "-schedule=1", "-inorder", "ann", "bot:random")
+    board = cli.ok("show", "101")
+    number = int(re.search(r"move #(\d+)", board).group(1))
+    assert cli.refused("move", "101", "ann", "ann-pw", f"0#{number + 6}") == (
+        f"move #{number + 6} is in the future: board 101 is at move #{number}")
+    while "The game has ended" not in (board := cli.ok("show", "101")):
+        moves = MOVES.search(cli.ok("showas", "101", "ann", "ann-pw")).group(1).split(", ")
+        cli.ok("move", "101", "ann", "ann-pw", moves[0])
+    replayed = cli.ok("replay", "101#1")
+    assert "has ended" not in replayed and "Bids:" in replayed
+    assert "after move #1" in replayed

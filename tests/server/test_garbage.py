@@ -105,7 +105,12 @@ def test_the_real_executable_refuses_garbage_with_exit_code_2(tmp_path, cli_env)
     blackout = str(Path(sys.executable).with_name("blackout"))
     for words in (["move", "101", "ann", "bad", "AS#x"], ["challenge", "-variant"],
                   ["replay", "101#"], ["replay", "7#7"], ["show", "-1"], ["queue"],
-                  ["signup", "a", "b", "c"]):
+                  ["signup", "a", "b", "c"],
+                  # Issue 19.6/19.10: deep nesting, an endless schedule, huge numbers.
+                  ["challenge", "-schedule=" + "[" * 20_000, "ann", "bob", "cy", "di"],
+                  ["challenge", "-schedule=" + ",".join(["1"] * 500), "ann", "bot:basic"],
+                  ["challenge", "-variant=standard", "-max_hands=999999", "ann", "bob"],
+                  ["challenge", "-variant=standard", "-first_dealer=true", "ann", "bob"]):
         done = subprocess.run([blackout, *words], env=env, capture_output=True, text=True,
                               timeout=60)
         assert done.returncode == 2, (words, done.stdout, done.stderr)
@@ -125,3 +130,21 @@ def test_a_bad_thinking_time_is_one_line(tmp_path, monkeypatch, capsys, words):
     assert main(words) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("blackout: --bot-think needs a number of seconds")
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    # Issue 19.17: each of these spun, exited, printed a traceback or replaced players at once.
+    (["mail-gateway", "--check-every", "0"], "--check-every needs a positive number of seconds"),
+    (["mail-gateway", "--check-every", "-1"], "--check-every needs a positive number"),
+    (["check-timeouts", "--remind-after", "inf"], "--remind-after needs a positive number"),
+    (["check-timeouts", "--remind-after", "nan"], "--remind-after needs a positive number"),
+    (["check-timeouts", "--give-up-after", "-5"], "--give-up-after needs a positive number"),
+    (["check-timeouts", "--remind-after", "200", "--give-up-after", "168"],
+     "--give-up-after (168 hours) must not be less than --remind-after (200 hours)"),
+])
+def test_bad_gateway_times_are_one_line(tmp_path, monkeypatch, capsys, words, message):
+    monkeypatch.setenv("BLACKOUT_DATABASE_URL", f"sqlite:///{tmp_path / 'times.db'}")
+    assert main(words) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"blackout: {message}"), err
+    assert len(err.splitlines()) == 1

@@ -130,7 +130,8 @@ def test_an_error_goes_only_to_the_sender_with_board_and_quote(mail, service, pe
     assert error["To"] == "mallory@example.org"
     assert text.startswith("Error: Invalid password/userid entered")
     assert "Board 101: blackout (pbmserv)" in text
-    assert "> Subject: blackout move 101 bob wrong-pw 0" in text and "> let me in" in text
+    assert "> Subject: blackout move 101 bob ***** 0" in text and "> let me in" in text
+    assert "wrong-pw" not in text  # the password is never quoted back (issue 19.5)
     assert dump(database, skip=("failures", "locked_until"), tables=GAME_TABLES) == before
 
     send(port, "ann@example.org", "Re: blackout frobnicate")

@@ -77,7 +77,7 @@ def test_mail_waits_while_the_relay_is_away_and_arrives_exactly_once(service, pe
         assert gateway.deliver() == 9
         mails = sink.take(9)
         assert sorted(str(m["Subject"]) for m in mails) == sorted(
-            ["Re: blackout move 101 ann ann-pw 0"]
+            ["Re: blackout move 101 ann ***** 0"]
             + ["blackout Board 101 ann"] * 4 + ["blackout Board 101 bob"] * 4)
         clock.advance(hours=2)
         assert gateway.deliver() == 0  # sent once, never again

@@ -63,6 +63,7 @@ import atexit
 import multiprocessing
 import os
 import random
+import signal
 import time
 from array import array
 from collections.abc import Callable
@@ -328,8 +329,16 @@ def _pool(workers: int) -> Pool:
     if workers not in _POOLS:
         if not _POOLS:
             atexit.register(_close_pools)
-        _POOLS[workers] = multiprocessing.get_context("forkserver").Pool(workers)
+        _POOLS[workers] = multiprocessing.get_context("forkserver").Pool(
+            workers, initializer=_leave_interrupts_to_the_parent)
     return _POOLS[workers]
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """Ctrl-C reaches every process of the terminal's foreground group: the workers
+    ignore it (else each prints ``Process ForkPoolWorker-1:`` and a traceback), and the
+    parent, interrupted, ends them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _close_pools() -> None:

@@ -52,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Blackout (Oh Hell!) card games: play, keep score, replay, serve.",
     )
     parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--db", dest="global_db", metavar="URL",
+                        help="the server's database, for the server's commands (also "
+                        "accepted after the command)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -67,6 +70,8 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "db", "") is None:  # `blackout --db URL serve` as `serve --db URL`
+        args.db = args.global_db
     run = getattr(args, "run", None)
     if run is None:
         parser.print_help()

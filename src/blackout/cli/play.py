@@ -197,8 +197,8 @@ class PlaySession:
         self._show_table()
         while True:
             line = self._ask(self._prompt())
-            if line is None:
-                return 1
+            if line is None:  # Ctrl-D: leaving, as `quit` does
+                return 0
             word = line.split()[0].lower() if line.split() else ""
             if word in ("quit", "exit"):
                 return 0
@@ -255,8 +255,8 @@ class PlaySession:
         while self._just_bid(self.seat) and game.legal_actions(self.seat):
             nxt = self.names[game.to_move or 0]
             line = self._ask(f"`change N` to change your bid, or Enter to let {nxt} bid> ")
-            if line is None:
-                return 1
+            if line is None:  # Ctrl-D: leaving, as `quit` does
+                return 0
             words = line.split()
             if not words:
                 return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -60,7 +61,7 @@ def _share_replay(parser: argparse.ArgumentParser) -> None:
                          if isinstance(value, str) and BOARD_AT.fullmatch(value)), None)
         if board_at is None:
             return file_command(args)
-        db = getattr(args, "server_db", None) or getattr(args, "db", None)
+        db = getattr(args, "server_db", None) or getattr(args, "db", None) or _global_db(args)
         return _run_words(["replay", board_at], db=db, comment=None, bot_think=None)
 
     parser.set_defaults(run=run)
@@ -76,8 +77,13 @@ def run_command(args: argparse.Namespace) -> int:
 
         print(help_text(name))
         return 0
-    return _run_words([name, *words], db=options.get("db"), comment=options.get("comment"),
-                      bot_think=_seconds(options.get("bot-think")))
+    return _run_words([name, *words], db=options.get("db") or _global_db(args),
+                      comment=options.get("comment"), bot_think=_seconds(options.get("bot-think")))
+
+
+def _global_db(args: argparse.Namespace) -> str | None:
+    """``blackout --db URL COMMAND``: the database named before the command."""
+    return getattr(args, "global_db", None)
 
 
 def _seconds(text: str | None) -> float | None:
@@ -208,12 +214,28 @@ def _gateway_config(args: argparse.Namespace) -> GatewayConfig:
 
     if args.bot_think is not None:
         _seconds(str(args.bot_think))  # the same check as on the other commands
+    _check_timing(args)
     return GatewayConfig(
         host=getattr(args, "host", "127.0.0.1"), port=getattr(args, "port", 2525),
         address=args.address, relay_host=args.relay_host, relay_port=args.relay_port,
         remind_after_hours=args.remind_after, give_up_after_hours=args.give_up_after,
         forfeit=args.forfeit, check_every=getattr(args, "check_every", 60.0),
     )
+
+
+def _check_timing(args: argparse.Namespace) -> None:
+    """Times that make sense: a finite positive wait, and the take-over after the reminder
+    (else nobody is ever replaced, or everybody at once)."""
+    limits = [("--remind-after", args.remind_after, "hours"),
+              ("--give-up-after", args.give_up_after, "hours")]
+    if hasattr(args, "check_every"):
+        limits.append(("--check-every", args.check_every, "seconds"))
+    for name, value, unit in limits:
+        if not (math.isfinite(value) and 0 < value <= 100 * 365 * 24):
+            raise UserError(f"{name} needs a positive number of {unit}, not {value:g}")
+    if args.give_up_after < args.remind_after:
+        raise UserError(f"--give-up-after ({args.give_up_after:g} hours) must not be less than "
+                        f"--remind-after ({args.remind_after:g} hours): the reminder comes first")
 
 
 def _open_service(args: argparse.Namespace) -> Service:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from blackout.commands.usage import BOARD_AT, HELP, USAGE
+from blackout.commands.usage import BOARD_AT, HELP, USAGE, redact
 
 _LAZY = {
     "CommandError": "blackout.commands.language",
@@ -32,4 +32,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["BOARD_AT", "HELP", "USAGE", "CommandError", "Reply", "board_text", "execute",
-           "help_text", "history_text"]
+           "help_text", "history_text", "redact"]

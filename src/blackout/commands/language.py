@@ -154,6 +154,9 @@ def _option_value(text: str) -> Any:
     if re.fullmatch(r"\d{1,6}(,\d{1,6})+,?", text):
         return [int(n) for n in text.split(",") if n]
     if text.startswith("["):
+        # A flat list of numbers only: deep nesting would exhaust the parser's recursion.
+        if len(text) > 400 or text.count("[") > 1:
+            raise CommandError(f"bad option value {_quote(text)}: a list is [1, 2, 3]")
         try:
             return json.loads(text)
         except ValueError:

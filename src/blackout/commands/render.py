@@ -34,7 +34,9 @@ def board_text(snap: Snapshot, seat: int | None = None, title: str = "") -> str:
     names = list(game.players)
     lines = [f"Board {snap.board}: blackout ({game.rules.variant}){title}",
              "Players: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(_names(snap)))]
-    if snap.row.status != "active" or game.is_over:
+    # A replay of an earlier position (fewer moves than stored) shows that position.
+    earlier = len(snap.moves) < snap.row.move_count
+    if game.is_over or (snap.row.status != "active" and not earlier):
         lines.append(_result_line(snap))
     else:
         lines += _hand_lines(snap, game.view(seat) if seat is not None else game.public_view(),

@@ -52,3 +52,21 @@ HELP = {
 
 BOARD = re.compile(r"\d{1,9}")
 BOARD_AT = re.compile(r"(\d{1,9})#(\d{1,9})")
+
+#: The words of a usage line that stand for a password.
+_SECRETS = frozenset({"PASSWORD", "OLD", "NEW"})
+HIDDEN = "*****"
+
+
+def redact(words: list[str]) -> list[str]:
+    """The command's words with every password replaced by ``*****`` (the positions are
+    the usage line's PASSWORD, OLD and NEW), for replies, stored subjects and logs.
+
+    >>> redact(["password", "eve", "Old-pw", "New-pw"])
+    ['password', 'eve', '*****', '*****']
+    >>> redact(["MOVE", "101", "ann", "secret", "7"])
+    ['MOVE', '101', 'ann', '*****', '7']
+    """
+    usage = USAGE.get(words[0].lower(), "").split()[1:] if words else []
+    return [HIDDEN if 0 < i <= len(usage) and usage[i - 1] in _SECRETS else word
+            for i, word in enumerate(words)]

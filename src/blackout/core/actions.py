@@ -129,11 +129,18 @@ _NOT_NOTATION = "{text!r} is not a move: bid a number (7), nil or board, play a 
     "or name trump (trump H, trump NT)"
 
 
-def parse_action(text: str) -> Action:
-    """Read one action from its notation; raise :class:`IllegalAction` if it is not one."""
+#: Seed 004's words, for rules with ``pass_bid=False``.
+NO_PASS = "it is not possible to pass, but you can bid zero (0)"
+
+
+def parse_action(text: str, pass_bid: bool = True) -> Action:
+    """Read one action from its notation; raise :class:`IllegalAction` if it is not one.
+    ``pass_bid=False``: the word ``pass`` is refused (seed 004), not read as 0."""
     if not isinstance(text, str):
         raise IllegalAction(f"{text!r} is not a move")
     word = " ".join(text.split()).upper()
+    if word == "PASS" and not pass_bid:
+        raise IllegalAction(NO_PASS)
     if word.isascii() and word.isdigit():
         # ASCII only: str.isdigit() also accepts "²", which int() rejects.  The length
         # test comes first because int() refuses strings of thousands of digits.

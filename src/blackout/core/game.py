@@ -258,7 +258,9 @@ class Game:
         if index < scheduled:
             return self._sizes[index]
         # Tie-break hands run 1, 2, 3... from the end of the schedule (see _size_of_hand).
-        return None if rules.target is not None else (index - scheduled) % self._largest + 1
+        if rules.target is not None:
+            return None
+        return rules.extra_hand_size(self.n, index - scheduled + 1)
 
     def _first_dealer(self) -> int:
         if self.deals and self.deals[0].dealer is not None:
@@ -277,9 +279,7 @@ class Game:
         if index < len(self.deals):
             return self.deals[index].size
         if self._extra_hands:
-            if self.rules.schedule == "constant":
-                return self._largest
-            return (self._extra_hands - 1) % self._largest + 1
+            return self.rules.extra_hand_size(self.n, self._extra_hands)
         if self.rules.schedule == "constant":
             return self._largest
         return self._sizes[index]
@@ -320,7 +320,7 @@ class Game:
         self.declarer: int | None = None
         # Only a one-card hand can be bid blind and then play itself.
         self.blind = rules.blind_first_hand and index == 0 and size == 1
-        start = (dealer + 1) % n if rules.first_bidder == "left_of_dealer" else dealer
+        start = rules.first_bidder_seat(dealer, n)
         self.bidding_order = tuple((start + i) % n for i in range(n))
         self.bids: list[BidAction | None] = [None] * n
         self._bid_time = [0] * n
@@ -447,7 +447,7 @@ class Game:
                     return self._card_events[to_move][card]
                 return self._finish_trick(trick, self._card_events[to_move][card][0])
         if type(action) is str:
-            action = parse_action(action)
+            action = parse_action(action, self.rules.pass_bid)
         elif not isinstance(action, Bid | Nil | Board | Play | ChooseTrump):
             raise IllegalAction(f"{action!r} is not a move")
         if self.to_move is None:
@@ -631,13 +631,7 @@ class Game:
         return self.cards, self.dealer, self.turn_up, self.trump, self.trump_decided
 
     def _schedule_done(self) -> bool:
-        played = len(self.hands_played)
-        rules = self.rules
-        if rules.max_hands is not None and played >= rules.max_hands:
-            return True
-        if rules.target is not None and max(self.scores) >= rules.target:
-            return True
-        return rules.schedule != "constant" and played >= len(self._sizes)
+        return self.rules.schedule_done(self.n, len(self.hands_played), max(self.scores))
 
     def _top_sides(self) -> int:
         """How many sides (players, or teams) share the top score."""

@@ -63,10 +63,12 @@ class Rules:
       is left), ``"spades"``, ``"declarer"`` (highest bidder names it after bidding) or
       ``"none"``; ``last_hand_no_trump`` plays the largest hand of the schedule at no
       trump whatever the trump rule.
-    * Bidding: ``hook`` forbids the last bidder to make the bids total the cards
-      dealt; ``bid_changes`` lets a player change a bid until the next player has
-      bid; ``blind_first_hand`` plays a first hand of one card blind (pbmserv):
-      each seat sees every card but its own, and the trick plays itself.
+    * Bidding: ``pass_bid`` reads the word ``pass`` as a bid of 0 (seed 002; seed 004
+      refuses it: "it is not possible to pass"); ``hook`` forbids the last bidder to
+      make the bids total the cards dealt; ``bid_changes`` lets a player change a bid
+      until the next player has bid; ``blind_first_hand`` plays a first hand of one
+      card blind (pbmserv): each seat sees every card but its own, and the trick plays
+      itself.
     * Scoring: ``scoring`` names the formula; ``team_bid`` is ``"exact"`` or
       ``"at_least"`` for partnership number bids; ``team_bid_cap`` caps a team's total.
     * End: ``target`` (a score that ends the game) and ``max_hands``; ``tiebreak`` is
@@ -85,6 +87,7 @@ class Rules:
     leader: Literal["left_of_dealer", "dealer", "first_bidder"] = "left_of_dealer"
     trump: TrumpRule = "turn_up"
     last_hand_no_trump: bool = False
+    pass_bid: bool = True
     hook: bool = False
     bid_changes: bool = False
     blind_first_hand: bool = False
@@ -122,6 +125,26 @@ class Rules:
             "down_up": down + up[1:],
             "constant": (top,) * (self.max_hands or 1),
         }[self.schedule]
+
+    def extra_hand_size(self, players: int, extra: int) -> int:
+        """Cards dealt in the ``extra``-th tie-break hand (from 1) after the schedule:
+        the largest hand for a constant schedule, else 1, 2, 3... up to the schedule's
+        largest hand and round again (seed 002: "starting over with the one card hand")."""
+        largest = max(self.hand_sizes(players))
+        return largest if self.schedule == "constant" else (extra - 1) % largest + 1
+
+    def schedule_done(self, players: int, played: int, top_score: int) -> bool:
+        """Whether the scheduled hands are over after ``played`` hands with ``top_score``
+        the highest total (any further hand is a tie-break hand)."""
+        if self.max_hands is not None and played >= self.max_hands:
+            return True
+        if self.target is not None and top_score >= self.target:
+            return True
+        return self.schedule != "constant" and played >= len(self.hand_sizes(players))
+
+    def first_bidder_seat(self, dealer: int, players: int) -> int:
+        """Who bids first in a hand ``dealer`` deals; the others follow clockwise."""
+        return (dealer + 1) % players if self.first_bidder == "left_of_dealer" else dealer
 
     def hand_count(self, players: int) -> int | None:
         """How many hands the schedule plays (tie-break hands not counted); None when
@@ -168,37 +191,59 @@ class Rules:
         return variant(data["variant"], **data.get("options", {}))
 
 
+#: The most hands a schedule or ``max_hands`` may name: the longest named schedule has 51
+#: (two players, ``down_up``); a game of hundreds of hands is a mistake, and a long one
+#: would occupy a server (issue 19.6).
+MAX_HANDS = 100
+#: The highest ``target`` score: far above any real game's (100 to 200 in seed 000).
+MAX_TARGET = 10_000
+
+
 def _fail_unless(ok: bool, message: str) -> None:
     if not ok:
         raise RulesError(message)
 
 
+def _is_int(value: object) -> bool:
+    """A whole number, and not ``True``/``False`` (which Python counts as ints)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_in(value: object, low: int, high: int) -> bool:
+    return _is_int(value) and low <= value <= high  # type: ignore[operator]
+
+
 def _validate(r: Rules) -> None:
     """Reject rules that cannot be played, with a message naming the field."""
-    _fail_unless(2 <= r.min_players <= r.max_players <= 52, "players must be 2 to 52")
+    _fail_unless(_int_in(r.min_players, 2, 52) and _int_in(r.max_players, 2, 52),
+                 "min_players and max_players must be numbers from 2 to 52")
+    _fail_unless(r.min_players <= r.max_players,
+                 f"min_players ({r.min_players}) is more than max_players ({r.max_players})")
     if isinstance(r.schedule, tuple):
         _fail_unless(
-            bool(r.schedule) and all(isinstance(n, int) and 1 <= n <= 26 for n in r.schedule),
+            bool(r.schedule) and all(_int_in(n, 1, 26) for n in r.schedule),
             "schedule must be a name or a non-empty list of hand sizes from 1 to 26",
         )
+        _fail_unless(len(r.schedule) <= MAX_HANDS,
+                     f"a schedule has at most {MAX_HANDS} hands, not {len(r.schedule)}")
     else:
         _fail_unless(r.schedule in SCHEDULES, f"schedule must be one of {', '.join(SCHEDULES)}"
                      " or a list of hand sizes")
-    _fail_unless(r.max_cards is None or (isinstance(r.max_cards, int) and r.max_cards >= 1),
-                 "max_cards must be a positive number")
-    _fail_unless(r.first_dealer == "draw" or isinstance(r.first_dealer, int),
-                 "first_dealer must be 'draw' or a seat number")
+    _fail_unless(r.max_cards is None or _int_in(r.max_cards, 1, 26),
+                 "max_cards must be a number from 1 to 26")
+    _fail_unless(r.first_dealer == "draw" or _int_in(r.first_dealer, -52, 51),
+                 "first_dealer must be 'draw' or a seat number (-52 to 51)")
     _fail_unless(r.first_bidder in SEAT_ROLES, f"first_bidder must be one of {SEAT_ROLES}")
     _fail_unless(r.leader in LEADERS, f"leader must be one of {LEADERS}")
     _fail_unless(r.trump in TRUMP_RULES, f"trump must be one of {', '.join(TRUMP_RULES)}")
     _fail_unless(r.scoring in SCORINGS, f"scoring must be one of {', '.join(SCORINGS)}")
     _fail_unless(r.tiebreak in TIEBREAKS, f"tiebreak must be one of {', '.join(TIEBREAKS)}")
     _fail_unless(r.team_bid in ("exact", "at_least"), "team_bid must be 'exact' or 'at_least'")
-    _fail_unless(r.target is None or (isinstance(r.target, int) and r.target > 0),
-                 "target must be a positive score")
-    _fail_unless(r.max_hands is None or (isinstance(r.max_hands, int) and r.max_hands > 0),
-                 "max_hands must be a positive number")
-    for flag in ("teams", "inorder", "last_hand_no_trump", "hook", "bid_changes",
+    _fail_unless(r.target is None or _int_in(r.target, 1, MAX_TARGET),
+                 f"target must be a score from 1 to {MAX_TARGET}")
+    _fail_unless(r.max_hands is None or _int_in(r.max_hands, 1, MAX_HANDS),
+                 f"max_hands must be a number from 1 to {MAX_HANDS}")
+    for flag in ("teams", "inorder", "last_hand_no_trump", "pass_bid", "hook", "bid_changes",
                  "blind_first_hand"):
         _fail_unless(isinstance(getattr(r, flag), bool), f"{flag} must be true or false")
     if r.teams:
@@ -206,7 +251,7 @@ def _validate(r: Rules) -> None:
         _fail_unless(r.scoring == "partnership", "team play is scored with scoring='partnership'")
         _fail_unless(not r.hook, "the hook does not apply to partnership bidding (hook=False)")
         _fail_unless(not r.bid_changes, "partnership bids cannot be changed (bid_changes=False)")
-        _fail_unless(1 <= r.team_bid_cap <= 13, "team_bid_cap must be 1 to 13")
+        _fail_unless(_int_in(r.team_bid_cap, 1, 13), "team_bid_cap must be 1 to 13")
     else:
         _fail_unless(r.scoring != "partnership", "scoring='partnership' needs teams=True")
     _fail_unless(r.schedule != "constant" or r.target is not None or r.max_hands is not None,
@@ -238,7 +283,8 @@ PRESETS: dict[str, Rules] = {
     ),
     "potomac": Rules(
         variant="potomac", min_players=2, max_players=10, schedule="down_up", first_dealer="draw",
-        leader="dealer", trump="declarer", hook=True, bid_changes=True, scoring="potomac",
+        leader="dealer", trump="declarer", pass_bid=False, hook=True, bid_changes=True,
+        scoring="potomac",
     ),
 }
 

@@ -17,24 +17,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import hashlib
 import smtplib
 import sys
 import time
 from dataclasses import dataclass
 from datetime import timedelta
+from email.errors import MessageError
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import default as default_policy
-from email.utils import parseaddr
+from email.utils import formatdate, parseaddr
 from typing import Any
 
-from blackout.commands import CommandError, board_text, execute
+from blackout.commands import CommandError, board_text, execute, redact
 from blackout.commands.language import BOARD
 from blackout.mail.notices import mail_notices
 from blackout.service import Event, Service, ServiceError
 from blackout.service.outbox import Notice, PendingMail
 
 MAX_COMMENT = 1000
+#: The longest address (RFC 5321) and subject the outbox stores.
+MAX_ADDRESS = 254
+MAX_SUBJECT = 255
 #: How often the running gateway looks for mail that is due (retries, leftovers).
 DELIVERY_TICK = 5.0
 
@@ -70,21 +76,43 @@ class Gateway:
     # -- incoming -----------------------------------------------------------------------
 
     def handle(self, message: EmailMessage) -> None:
-        """Run the command in ``message``; its answer goes to the outbox."""
-        sender = parseaddr(str(message.get("From", "")))[1]
+        """Run the command in ``message``; its answer goes to the outbox.  Passwords are
+        never stored or logged: the reply's subject and quote show the command with each
+        password replaced by ``*****``."""
+        sender = _sender(message)
         if not sender:
+            raise Unreadable("the From: header has no address to answer")
+        if len(sender) > MAX_ADDRESS:  # RFC 5321's limit; the outbox holds no longer
+            raise Unreadable("the sender's address is longer than 254 characters")
+        raw_subject = " ".join(str(message.get("Subject", "")).split())
+        words = _command_words(raw_subject)
+        shown = _subject_of(redact(words))
+        topic = _answer_topic(message)
+        answered = None if topic is None else self.service.outbox.posted(topic)
+        if answered is not None:  # the sender's mail system sent it again: answer, not rerun
+            self.service.post([dataclasses.replace(answered, to=sender)])
+            _log(f"{sender}: {shown}: a resent mail, answered again")
             return
-        subject = " ".join(str(message.get("Subject", "")).split())
-        words = _command_words(subject)
-        comment = _comment(message)
+        if not all(ch.isprintable() for ch in raw_subject):
+            self._answer_error(sender, shown, message, "the Subject holds a control "
+                               "character (such as NUL); write the command as plain text",
+                               words, topic)
+            return
         try:
             # The sender is the source wrong passwords are counted by: a stranger's
             # guesses lock out the stranger, not the owner's own address.
-            reply = execute(self.service, words, comment=comment, source=sender)
+            reply = execute(self.service, words, comment=_comment(message), source=sender)
         except ValueError as exc:  # CommandError, ServiceError, RulesError
-            self.service.post([self._error_notice(sender, subject, message, str(exc), words)])
+            self._answer_error(sender, shown, message, str(exc), words, topic)
             return
-        self.service.post([Notice(sender, f"Re: {subject}", reply.text)])
+        self.service.post([Notice(sender, _reply_subject(shown), reply.text, topic=topic)])
+        _log(f"{sender}: {shown}: done")
+
+    def _answer_error(self, sender: str, shown: str, original: EmailMessage, error: str,
+                      words: list[str], topic: str | None) -> None:
+        notice = self._error_notice(sender, shown, original, error, words)
+        self.service.post([dataclasses.replace(notice, topic=topic)])
+        _log(f"{sender}: {shown}: refused: {error}")
 
     def _error_notice(self, sender: str, subject: str, original: EmailMessage, error: str,
                       words: list[str]) -> Notice:
@@ -96,45 +124,61 @@ class Gateway:
         parts.append("Your message:")
         parts.append(f"> Subject: {subject}")
         parts += ["> " + line for line in _body(original).splitlines()]
-        return Notice(sender, f"Re: {subject} (error)", "\n".join(parts))
+        return Notice(sender, _reply_subject(subject, " (error)"), _printable("\n".join(parts)))
 
     # -- outgoing -----------------------------------------------------------------------
 
     def deliver(self) -> int:
         """Send the outbox's mail that is due through the relay; how many were sent.
-        Mail the relay does not take stays in the outbox for a later try."""
+        Each mail goes on its own: one the relay refuses (a recipient, an address it
+        cannot take) or that breaks the connection never holds back another.  Mail the
+        relay does not take stays in the outbox for a later try."""
         due = self.service.outbox.claim()
         sent = 0
+        relay: smtplib.SMTP | None = None
         try:
-            if due:
-                with smtplib.SMTP(self.config.relay_host, self.config.relay_port,
-                                  timeout=30) as relay:
-                    while due:
-                        try:
-                            self._send_one(relay, due[0])
-                            sent += 1
-                        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused,
-                                smtplib.SMTPDataError) as exc:  # this mail only
-                            self._failed(due[0], exc)
-                        due.pop(0)  # a lost connection leaves it in ``due``: retried
-        except (OSError, smtplib.SMTPException) as exc:
-            print(f"blackout mail-gateway: relay {self.config.relay_host}:"
-                  f"{self.config.relay_port} did not take the mail ({len(due)} kept for later): "
-                  f"{exc}", file=sys.stderr)
-            for mail in due:
-                self._failed(mail, exc)
+            for index, pending in enumerate(due):
+                try:
+                    relay = relay or smtplib.SMTP(self.config.relay_host,
+                                                  self.config.relay_port, timeout=30)
+                except OSError as exc:  # the relay is away: the rest waits for later
+                    _log(f"relay {self.config.relay_host}:{self.config.relay_port} did not "
+                         f"take the mail ({len(due) - index} kept for later): {exc}")
+                    for mail in due[index:]:
+                        self._failed(mail, exc)
+                    break
+                try:
+                    self._send_one(relay, pending)
+                    sent += 1
+                except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused,
+                        smtplib.SMTPDataError, smtplib.SMTPNotSupportedError,
+                        UnicodeError, ValueError) as exc:  # this mail only
+                    self._failed(pending, exc)
+                except (OSError, smtplib.SMTPException) as exc:  # the connection broke
+                    self._failed(pending, exc)
+                    with contextlib.suppress(OSError, smtplib.SMTPException):
+                        relay.close()
+                    relay = None
+        finally:
+            if relay is not None:
+                with contextlib.suppress(OSError, smtplib.SMTPException):
+                    relay.quit()
         return sent
 
     def _failed(self, mail: PendingMail, exc: Exception) -> None:
         if self.service.outbox.failed(mail.id, str(exc), permanent=_refused_for_good(exc)):
-            print(f"blackout mail-gateway: gave up on the mail to {mail.to} "
-                  f"({mail.subject!r}): {exc}", file=sys.stderr)
+            _log(f"gave up on the mail to {mail.to} ({mail.subject!r}): {exc}")
 
     def _send_one(self, relay: smtplib.SMTP, pending: PendingMail) -> None:
         mail = EmailMessage()
         mail["From"] = self.config.address
         mail["To"] = pending.to
         mail["Subject"] = pending.subject
+        mail["Date"] = formatdate(usegmt=True)
+        # The same Message-ID on every attempt: a mail sent twice (the gateway stopped
+        # between sending and recording it) is recognisable as one.
+        domain = self.config.address.rpartition("@")[2] or "localhost"
+        mail["Message-ID"] = f"<blackout.outbox.{pending.id}@{domain}>"
         mail.set_content(pending.text + "\n")
         relay.send_message(mail)
         self.service.outbox.sent(pending.id)
@@ -142,13 +186,15 @@ class Gateway:
     # -- timeouts -------------------------------------------------------------------------
 
     def check_timeouts(self) -> list[Event]:
-        """Remind or replace idle players (their mail goes to the outbox), then deliver."""
+        """Remind or replace idle players (their mail goes to the outbox), deliver, and
+        delete old sent mail."""
         self.service.parts.runner.run_due()
         events = self.service.check_timeouts(
             self.service.clock(), remind_after=timedelta(hours=self.config.remind_after_hours),
             give_up_after=timedelta(hours=self.config.give_up_after_hours),
             forfeit=self.config.forfeit)
         self.deliver()
+        self.purge()
         return events
 
     # -- the SMTP server's hook (aiosmtpd) -----------------------------------------------------
@@ -156,22 +202,88 @@ class Gateway:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         from sqlalchemy.exc import SQLAlchemyError
 
-        message = BytesParser(policy=default_policy).parsebytes(envelope.content)
         loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(None, self._answer, message)
+            await loop.run_in_executor(None, self._answer, envelope.content)
+        except Unreadable as exc:
+            _log(f"refused a mail: {exc}")
+            return f"550 5.6.0 Not a command this server can read: {exc}"
         except SQLAlchemyError as exc:
             # Nothing was committed: a temporary failure makes the sender's mail system
             # try again later instead of losing the command.
-            print(f"blackout mail-gateway: database error: {_first_line(exc)}", file=sys.stderr)
+            _log(f"database error: {_first_line(exc)}")
             return "451 Requested action aborted: local error in processing"
         return "250 Message accepted for delivery"
 
-    def _answer(self, message: Any) -> None:
-        self.handle(message)
+    def _answer(self, content: bytes) -> None:
+        self.handle(_parse(content))
         self.deliver()  # the answer first; then the computer players it made due
         if self.service.parts.runner.run_due():
             self.deliver()
+
+    def purge(self) -> int:
+        """Delete sent and given-up mail older than the outbox's retention period."""
+        return self.service.outbox.purge()
+
+
+class Unreadable(ValueError):
+    """A mail the gateway cannot read as a command (refused with an SMTP 550)."""
+
+
+def _parse(content: bytes) -> EmailMessage:
+    """The mail, with every header and the body it will use read now, so that a mail
+    the parser cannot take (a multipart nested thousands deep, a broken header) is
+    refused in one line instead of failing later."""
+    try:
+        message = BytesParser(policy=default_policy).parsebytes(content)
+        str(message.get("Subject", ""))
+        _body(message)
+    except (RecursionError, LookupError, ValueError, TypeError, IndexError,
+            AttributeError, MessageError) as exc:
+        detail = "nested too deeply" if isinstance(exc, RecursionError) else "malformed"
+        raise Unreadable(f"the message is {detail}") from None
+    return message  # type: ignore[return-value]
+
+
+def _sender(message: EmailMessage) -> str:
+    """The From: address, read from the header as sent: the display name is not
+    decoded (an encoded CR/LF in it is no reason to refuse the mail)."""
+    raw = next((str(value) for name, value in message.raw_items() if name.lower() == "from"),
+               "")
+    return parseaddr(" ".join(raw.split()))[1]
+
+
+def _answer_topic(message: EmailMessage) -> str | None:
+    """The outbox topic of the answer to this mail, from its Message-ID (None without
+    one): a mail sent again with the same Message-ID finds its answer there."""
+    message_id = next((" ".join(str(value).split()) for name, value in message.raw_items()
+                       if name.lower() == "message-id"), "")
+    if not message_id:
+        return None
+    return "answer:" + hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:56]
+
+
+def _log(text: str) -> None:
+    """One line for the operator, on stderr (never a password: callers pass redacted
+    commands)."""
+    print(f"blackout mail-gateway: {_printable(text)}", file=sys.stderr, flush=True)
+
+
+def _printable(text: str) -> str:
+    """``text`` without control characters other than newlines (a NUL cannot be stored
+    in PostgreSQL, a CR/LF could forge a log line)."""
+    return "".join(ch if ch.isprintable() or ch == "\n" else "?" for ch in text)
+
+
+def _subject_of(words: list[str]) -> str:
+    return _printable(" ".join(["blackout", *words]))
+
+
+def _reply_subject(subject: str, suffix: str = "") -> str:
+    """``Re: <command>`` cut to what the outbox stores (255 characters)."""
+    text = f"Re: {subject}"
+    return text[:MAX_SUBJECT - len(suffix) - 3] + "..." + suffix \
+        if len(text) + len(suffix) > MAX_SUBJECT else text + suffix
 
 
 def _first_line(exc: BaseException) -> str:
@@ -212,7 +324,7 @@ def _comment(message: EmailMessage) -> str | None:
             break
         if not line.startswith(">"):
             lines.append(line.rstrip())
-    text = "\n".join(lines).strip()
+    text = "\n".join(lines).strip().replace("\0", "")  # a database text cannot hold NUL
     return text[:MAX_COMMENT] or None
 
 
@@ -235,8 +347,7 @@ def serve_forever(service: Service, config: GatewayConfig) -> None:
                     next_check = time.monotonic() + config.check_every
                     gateway.check_timeouts()
             except SQLAlchemyError as exc:  # the database is away: try again next time
-                print(f"blackout mail-gateway: database error: {_first_line(exc)}",
-                      file=sys.stderr)
+                _log(f"database error: {_first_line(exc)}")
             time.sleep(min(DELIVERY_TICK, config.check_every))
     except KeyboardInterrupt:
         pass
@@ -246,6 +357,8 @@ def serve_forever(service: Service, config: GatewayConfig) -> None:
 
 def _refused_for_good(exc: Exception) -> bool:
     """Whether the relay's answer was a permanent refusal (an SMTP 5xx code)."""
+    if isinstance(exc, smtplib.SMTPNotSupportedError | UnicodeError | ValueError):
+        return True  # e.g. an address this relay cannot take (no SMTPUTF8): never will
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         codes = [code for code, _ in exc.recipients.values()]
     else:

@@ -15,13 +15,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from blackout.storage import Database, OutboxMail
 
 #: How long a claimed row stays claimed; a deliverer that died is retried after this.
-LEASE = timedelta(minutes=10)
+#: Each mail is sent on its own within seconds (30 s at most for a relay that hangs), and
+#: ``claim`` takes at most CLAIM_LIMIT rows, so two minutes is ample.
+LEASE = timedelta(minutes=2)
+CLAIM_LIMIT = 20
+#: How long sent (and given-up) mail is kept, for the operator to see, before it is
+#: deleted: its subject and text are no one's business after that.
+RETENTION = timedelta(days=7)
 FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
 #: How long a mail that keeps failing is retried (a mail server's usual queue lifetime).
@@ -86,7 +92,15 @@ class Outbox:
                                    next_attempt_at=now))
         session.flush()
 
-    def claim(self, limit: int = 100) -> list[PendingMail]:
+    def posted(self, topic: str) -> Notice | None:
+        """The latest mail written on ``topic`` (kept until purged), to write it again."""
+        with self.db.transaction() as session:
+            row = session.scalars(select(OutboxMail).where(OutboxMail.topic == topic)
+                                  .order_by(OutboxMail.id.desc()).limit(1)).first()
+            return None if row is None else Notice(row.recipient, row.subject, row.body,
+                                                    row.summary, row.topic)
+
+    def claim(self, limit: int = CLAIM_LIMIT) -> list[PendingMail]:
         """The rows due now, claimed for one delivery attempt, oldest first."""
         now = self.clock()
         with self.db.transaction() as session:
@@ -124,6 +138,14 @@ class Outbox:
                 return True
             row.next_attempt_at = now + retry_delay(row.attempts)
             return False
+
+    def purge(self) -> int:
+        """Delete mail sent or given up more than ``RETENTION`` ago; how many."""
+        cutoff = self.clock() - RETENTION
+        with self.db.transaction() as session:
+            done = delete(OutboxMail).where(or_(OutboxMail.sent_at < cutoff,
+                                                OutboxMail.given_up_at < cutoff))
+            return session.execute(done).rowcount or 0
 
     def pending(self) -> int:
         """How many mails are still to be sent (not sent, not given up)."""

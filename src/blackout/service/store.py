@@ -218,7 +218,8 @@ class Store:
         """Apply a move for ``seat``, store it and log its events."""
         assert board.game is not None
         try:
-            action = parse_action(text) if isinstance(text, str) else text
+            action = parse_action(text, board.game.rules.pass_bid) \
+                if isinstance(text, str) else text
             happened = board.game.apply(action, seat=seat)
         except IllegalAction as exc:
             raise Illegal(str(exc)) from None

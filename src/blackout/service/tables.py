@@ -139,7 +139,8 @@ class Tables:
         with self.store.write(board) as b:
             seat = self._player_seat(b, userid)
             if expect is not None and expect != b.next_move:
-                raise Stale(f"move #{expect} is stale: board {board} is at move "
+                when = "is in the future" if expect > b.next_move else "is stale"
+                raise Stale(f"move #{expect} {when}: board {board} is at move "
                             f"#{b.next_move}", b.next_move)
             assert b.game is not None
             if seat != b.game.to_move and not b.game.legal_actions(seat):
@@ -155,7 +156,7 @@ class Tables:
         with self.store.write(board) as b:
             seat = self._player_seat(b, userid)
             try:
-                parsed = parse_action(action)
+                parsed = parse_action(action, b.game is None or b.game.rules.pass_bid)
             except IllegalAction as exc:
                 raise Illegal(str(exc)) from None
             if b.game is not None and seat == b.game.to_move:
