@@ -44,10 +44,10 @@ accelerator: not across the two, see :mod:`blackout.bots.sampling`).  Under ``th
 a worker starts another deal only if one as slow as its slowest so far still ends
 before the deadline, and a little of the budget is kept for handing out and collecting
 the work, so a decision ends within ``think`` (unless a single deal takes longer).
-``workers`` processes search side by side (forked once, then reused) and their trees'
-counts are added up: by default two under a time budget on a machine with two cores
-or more, one with ``iterations`` (pass ``workers=2`` to split a fixed budget the same
-way everywhere).
+``workers`` processes search side by side (started once from a fork server, then
+reused) and their trees' counts are added up: by default two under a time budget on a
+machine with two cores or more, one with ``iterations`` (pass ``workers=2`` to split a
+fixed budget the same way everywhere).
 
 >>> import blackout
 >>> from blackout import bots
@@ -317,16 +317,19 @@ class ExpertBot:
         return _pool(self.workers).starmap(work, jobs)
 
 
-_CAN_FORK = "fork" in multiprocessing.get_all_start_methods()
+# Workers come from a fork server: a clean process started for the purpose, so a pool
+# made inside a threaded process (the web server, a test run with servers in threads)
+# never forks a copy of another thread's held lock and hangs.
+_CAN_FORK = "forkserver" in multiprocessing.get_all_start_methods()
 _POOLS: dict[int, Pool] = {}
 
 
 def _pool(workers: int) -> Pool:
-    """A pool of forked workers, started once per process and shared by every bot."""
+    """A pool of workers, started once per process and shared by every bot."""
     if workers not in _POOLS:
         if not _POOLS:
             atexit.register(_close_pools)
-        _POOLS[workers] = multiprocessing.get_context("fork").Pool(
+        _POOLS[workers] = multiprocessing.get_context("forkserver").Pool(
             workers, initializer=_leave_interrupts_to_the_parent)
     return _POOLS[workers]
 

@@ -774,7 +774,12 @@ static PyObject *Core_apply(Core *g, PyObject *const *args, Py_ssize_t nargs, Py
     int code = action_code(action);
     PyObject *parsed = NULL;
     if (code < 0 && PyUnicode_Check(action)) {
-        parsed = PyObject_CallOneArg(parse_action, action);
+        /* Parsed as the reference does, with the table's reading of "pass" (seed 004
+           refuses it). */
+        PyObject *pass_bid = PyObject_GetAttrString(g->rules, "pass_bid");
+        if (!pass_bid) return NULL;
+        parsed = PyObject_CallFunctionObjArgs(parse_action, action, pass_bid, NULL);
+        Py_DECREF(pass_bid);
         if (!parsed) return NULL;
         code = action_code(parsed);
         action = parsed;
