@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 DATABASE_ENV = "BLACKOUT_DATABASE_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The newest migration in ``migrations/versions`` (a test keeps the two in step).
-HEAD = "0004"
+HEAD = "0005"
 
 
 class DatabaseError(ValueError):

@@ -33,6 +33,10 @@ class Account(Base):
     failures: Mapped[int] = mapped_column(Integer, default=0)
     locked_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime)
+    # Mail play waits until a code mailed to ``email`` comes back (issue 19.11).
+    email_confirmed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    confirm_code_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    confirm_sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class GameRow(Base):
@@ -66,6 +70,8 @@ class GameRow(Base):
     # no other process thinks for the same turn meanwhile.
     claimed_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     claimed_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # When the runner must act here next (bot turn, clock, absence); None: nothing to do.
+    due_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
 
 
 class SeatRow(Base):
