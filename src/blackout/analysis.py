@@ -126,8 +126,8 @@ def _deal_worth(game: Game) -> list[float]:
                 turn_up=None if game.turn_up is None else int(game.turn_up), dealer=game.dealer)
     again = Game.new(rules, game.players, deals=[deal])
     bot = BasicBot()
-    while not again.is_over:
-        again.apply(bot.choose(again.view(again.to_move)))
+    while again.to_move is not None:  # None once the game is over
+        again.apply(bot.hint(again.view(again.to_move))[0])
     mean = statistics.fmean(again.scores)
     return [score - mean for score in again.scores]
 

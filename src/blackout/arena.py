@@ -226,7 +226,7 @@ def _derive(seed: int, purpose: str, index: int) -> int:
 
 def _make_bot(name: str, seed: int, think: float | None,
               iterations: int | None) -> bots.Bot:
-    search = {}
+    search: dict[str, float] = {}
     if name == "expert":
         if iterations is not None:
             search["iterations"] = iterations

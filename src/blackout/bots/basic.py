@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from math import comb
 
-from blackout.bots.playout import _fast
+from blackout.bots.playout import COMPILED, _fast
 from blackout.core.actions import (
     BIDS,
     BOARD,
@@ -163,7 +163,7 @@ def trick_chances(view: View, trump: Suit | None, hand: int | None = None,
     high cards first, the chance it takes a trick with ``trump`` as the trump suit
     (``None``: no trump); ``seat`` (default: the view's) is whose hand it is (another
     seat's: as it was when that seat bid, before any card was played)."""
-    seat = view.seat if seat is None else seat
+    seat = view.own_seat if seat is None else seat
     return _chances(_Table.at_bid(view, view.hand if hand is None else hand, seat), trump)
 
 
@@ -260,7 +260,7 @@ def choose_bid(view: View) -> tuple[Action, str]:
     if not view.trump_decided:
         return _declarer_game_bid(view)
     chances = trick_chances(view, view.trump)
-    dist = bid_distribution(view, view.trump, view.hand, view.seat)
+    dist = bid_distribution(view, view.trump, view.hand, view.own_seat)
     return _best_bid(view, dist, declarer=False, chances=chances)
 
 
@@ -282,7 +282,7 @@ def bid_distribution(view: View, trump: Suit | None, hand: int, seat: int) -> li
     accelerator when it is built (the same numbers, see tests/test_bots_fast.py): a
     search player asks for it thousands of times a decision (:func:`bid_for`), and the
     bot's own bid takes it from here too, so the two always agree."""
-    if _fast is None:
+    if not COMPILED:
         return tricks_distribution(_chances(_Table.at_bid(view, hand, seat), trump))
     return _fast.bid_distribution(hand, _unseen_at_bid(view, hand, seat), view.cards_dealt,
                                   view.players_count, _first_leader(view) == seat,
@@ -389,7 +389,7 @@ def _team_bid(view: View) -> tuple[Action, str]:
     legal = view.legal_actions
     if BOARD in legal and dist[-1] >= BOARD_CHANCE:
         return BOARD, "board: this hand should take every trick"
-    partner_bid = view.bids[(view.seat + 2) % 4]
+    partner_bid = view.bids[(view.own_seat + 2) % 4]
     if NIL in legal and dist[0] >= NIL_CHANCE and max(chances, default=0) < 0.5:
         return NIL, f"nil: a {dist[0]:.0%} chance of taking no trick"
     mine = max(1, round(_mean(dist)))
@@ -406,7 +406,7 @@ def _team_bid(view: View) -> tuple[Action, str]:
 
 def choose_trump(view: View) -> tuple[Action, str]:
     """Potomac declarer: the trump (or no trump) that best fits the bid."""
-    bid = view.bids[view.seat]
+    bid = view.bids[view.own_seat]
     tricks = bid.tricks if isinstance(bid, Bid) else 0
     legal = [a for a in view.legal_actions if isinstance(a, ChooseTrump)]
 
@@ -455,15 +455,16 @@ class _Goal:
     partnership whether a partner's nil must be protected or the partner is winning."""
 
     def __init__(self, view: View) -> None:
-        self.partner: int | None = (view.seat + 2) % 4 if view.rules.teams else None
+        self.partner: int | None = (view.own_seat + 2) % 4 if view.rules.teams else None
         self.protect_nil = False
         self.need = self._need(view)
 
     def _need(self, view: View) -> int:
-        own = view.bids[view.seat]
+        seat = view.own_seat
+        own = view.bids[seat]
         left = view.cards_dealt - len(view.tricks)
         if self.partner is None:
-            return (own.tricks if isinstance(own, Bid) else 0) - view.tricks_won[view.seat]
+            return (own.tricks if isinstance(own, Bid) else 0) - view.tricks_won[seat]
         partner_bid = view.bids[self.partner]
         if isinstance(own, Nil):
             return -1
@@ -473,7 +474,7 @@ class _Goal:
             self.protect_nil = True
             return left
         total = sum(b.tricks for b in (own, partner_bid) if isinstance(b, Bid))
-        taken = view.tricks_won[view.seat] + view.tricks_won[self.partner]
+        taken = view.tricks_won[seat] + view.tricks_won[self.partner]
         need = min(total, view.rules.team_bid_cap) - taken
         return left if view.rules.team_bid == "at_least" and need > 0 else need
 
@@ -564,7 +565,7 @@ def _intact_opponent_nil(view: View, goal: _Goal) -> int | None:
     """Partnership: an opponent who bid nil and has not taken a trick yet."""
     if goal.partner is None:
         return None
-    for seat in ((view.seat + 1) % 4, (view.seat + 3) % 4):
+    for seat in ((view.own_seat + 1) % 4, (view.own_seat + 3) % 4):
         if isinstance(view.bids[seat], Nil) and view.tricks_won[seat] == 0:
             return seat
     return None

@@ -76,6 +76,7 @@ from blackout.bots.basic import bid_for
 from blackout.bots.inference import CardModel
 from blackout.bots.playout import (
     BASIC,
+    COMPILED,
     EVERY_TRICK,
     NO_TRUMP,
     POLICY,
@@ -238,7 +239,8 @@ class ExpertBot:
         verdict = self._search(view, also)
         values = {action: _mean_points(stats) for action, stats in verdict.found.items()}
         if also is not None and also not in values:
-            values[also] = values.get(_equal_play(view, also), 0.0)
+            equal = _equal_play(view, also)
+            values[also] = 0.0 if equal is None else values.get(equal, 0.0)
         return values
 
     def _search(self, view: View, also: Action | None = None) -> _Verdict:
@@ -257,6 +259,7 @@ class ExpertBot:
         if rivalry is None:
             rivalry = PREDICTED_RIVALRY if BASIC in models else RIVALRY
         weights = self._card_weights(view) if fits is None else None
+        jobs: list[tuple[Any, ...]]
         if view.phase == "play":
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
@@ -396,7 +399,7 @@ def _distinct_plays(legal: list[Action], between_ours: int) -> list[Action]:
     ``between_ours`` between them (the cards that can still part two of ours: those
     unseen and those on the table) do the same, so only the lowest of such a run is
     searched."""
-    distinct = []
+    distinct: list[Action] = []
     previous = -2
     for action in sorted(legal, key=lambda a: a.card if isinstance(a, Play) else -1):
         assert isinstance(action, Play)
@@ -512,7 +515,7 @@ class _BasicEvidence:
         self._bid_fits: dict[tuple[int, int], bool] = {}
         self._record_plays(view, played)
         # The same plays packed for the C accelerator's replay, one call a hand tried.
-        self._packed = {} if _fast is None else {seat: array("q", [
+        self._packed = {} if not COMPILED else {seat: array("q", [
             number for from_here, unseen, trick, need, card in plays
             for number in (from_here, unseen, need, card, len(trick),
                            *trick, *[0] * (_TRICK_SLOTS - len(trick)))]).tobytes()
@@ -548,7 +551,7 @@ class _BasicEvidence:
             return True
         view = self.view
         last = view.players_count - 1
-        if _fast is not None:
+        if COMPILED:
             if not _fast.replays_basic(hand, self._packed[seat], self.trump, last):
                 return False
         else:
@@ -577,8 +580,9 @@ def _begin(view: View, models: tuple[int, ...], hands: list[int], action: Action
         trump = NO_TRUMP if action.suit is None else int(action.suit)
     else:
         assert isinstance(action, Bid | Nil | Board)
-        bids[view.seat] = action
-        later = view.bidding_order[view.bidding_order.index(view.seat) + 1:]
+        me = view.own_seat
+        bids[me] = action
+        later = view.bidding_order[view.bidding_order.index(me) + 1:]
         for seat in later:
             if models[seat] == BASIC and trump is not None:
                 others = sum(b.tricks for b in bids if isinstance(b, Bid))
@@ -676,9 +680,10 @@ def _play_situation(view: View, card: int) -> str:
     never to contradict the card: "duck" only for a card that does not win the trick so
     far, "cannot duck" only when every legal card would."""
     goals = goals_for(view.rules, list(view.bids))
-    if goals.targets[view.seat] == EVERY_TRICK:
+    seat = view.own_seat
+    if goals.targets[seat] == EVERY_TRICK:
         return "covering partner's nil: take what I can"
-    need = goals.need(view.seat, list(view.tricks_won))
+    need = goals.need(seat, list(view.tricks_won))
     if need == EVERY_TRICK:
         return "over the bid: every trick still scores"
     on_table = [c for _, c in view.trick]

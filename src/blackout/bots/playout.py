@@ -32,10 +32,16 @@ from blackout.core.scoring import hand_points, player_points, team_contract
 try:
     from blackout.bots import _fast
 except ImportError:  # installed without a C compiler: the Python code below does the work
-    _fast = None
+    _fast = None  # type: ignore[assignment]  # mypy knows the name as the built module only
+
+#: Whether the C accelerator was built.  The bots test this, not ``_fast is None``: mypy,
+#: knowing ``_fast`` as the built module only, would take that test for always false and
+#: leave the Python code of its branch unchecked.
+COMPILED: bool = _fast is not None
 
 __all__ = [
     "BASIC",
+    "COMPILED",
     "POLICY",
     "SUIT_MASKS",
     "Endgame",
@@ -228,7 +234,7 @@ def basic_card(hand: int, unseen: int, trick: list[int], trump: int, need: int,
 
 
 #: :func:`basic_card`, in C when the accelerator was built.
-model_card = basic_card if _fast is None else _fast.basic_card
+model_card = _fast.basic_card if COMPILED else basic_card
 
 #: What a seat plays in a play-out: the search's policy (:func:`choose_card`) or the
 #: ``basic`` bot's rules (:func:`basic_card`).
@@ -273,7 +279,7 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], won: l
     """
     if models is None:
         models = (POLICY,) * len(hands)
-    if _fast is None:
+    if not COMPILED:
         return play_out_python(hands, trump, leader, trick, won, goals, models, deck, endgame)
     if endgame is None:
         won[:] = _fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
@@ -412,7 +418,7 @@ _HIGH_CARD_SHARE = 0.145
 
 def estimate_tricks(hand: int, trump: int, players: int) -> float:
     """A quick guess of how many tricks a hand takes, for bid guesses."""
-    if _fast is not None:
+    if COMPILED:
         return _fast.estimate_tricks(hand, trump, players)
     return estimate_tricks_python(hand, trump, players)
 

@@ -126,10 +126,11 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
                  view.declarer, view.leader, [card for _, card in view.trick],
                  list(view.tricks_won), sum(1 << card for card in cards))
     stats = {card: Stats() for card in cards}
+    seat = view.own_seat
 
     def iterate(hands: list[int]) -> None:
         card, outcome = line.iterate(hands)
-        _add(stats[card], outcome, view.seat)
+        _add(stats[card], outcome, seat)
 
     _run(iterate, _deals(view, search, fits, deadline, iterations is None, card_weights),
          deadline, iterations)
@@ -147,6 +148,7 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
     stats = [Stats() for _ in actions]
     lines: list[dict[Start, _Line]] = [{} for _ in actions]
+    seat = view.own_seat
 
     def iterate(hands: list[int]) -> None:
         index = search.choose(stats)
@@ -156,7 +158,7 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
             line = lines[index][start] = _Line(search, start.bids, start.trump, start.declarer,
                                                start.leader, [], [0] * search.players)
         _card, outcome = line.iterate(hands)
-        _add(stats[index], outcome, view.seat)
+        _add(stats[index], outcome, seat)
 
     _run(iterate, _deals(view, search, fits, deadline, iterations is None, card_weights),
          deadline, iterations)

@@ -154,8 +154,9 @@ def _mailing_service(database: Database, bot_think: float | None) -> Service:
     from blackout.mail import mail_notices
     from blackout.service import Service
 
-    think = {} if bot_think is None else {"bot_think": bot_think}
-    return Service(database, notifier=mail_notices, **think)
+    if bot_think is None:  # the service's own default
+        return Service(database, notifier=mail_notices)
+    return Service(database, notifier=mail_notices, bot_think=bot_think)
 
 
 def _first_line(exc: BaseException) -> str:

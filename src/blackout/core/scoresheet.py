@@ -20,7 +20,7 @@ from blackout.core.view import HandResult
 
 __all__ = ["ScoreSheet", "ScoreSheetError"]
 
-_TRUMP_NAMES = {None: "No Trumps", **{s: s.plural.title() for s in Suit}}
+_TRUMP_NAMES: dict[Suit | None, str] = {None: "No Trumps", **{s: s.plural.title() for s in Suit}}
 
 
 class ScoreSheetError(ValueError):

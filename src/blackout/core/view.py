@@ -121,6 +121,14 @@ class View:
     winners: tuple[int, ...] = ()
 
     @property
+    def own_seat(self) -> int:
+        """The seat this view belongs to: what a player's code reads where it needs a
+        seat (``ValueError`` for a spectator's view, which belongs to none)."""
+        if self.seat is None:
+            raise ValueError("a spectator's view belongs to no seat")
+        return self.seat
+
+    @property
     def hand(self) -> int:
         """This seat's own cards as a mask (0 when it cannot see them: the blind hand,
         or a spectator's view)."""
