@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from math import comb
 
-from blackout.bots.playout import COMPILED, _fast
+from blackout.bots.playout import _fast
 from blackout.core.actions import (
     BIDS,
     BOARD,
@@ -282,7 +282,7 @@ def bid_distribution(view: View, trump: Suit | None, hand: int, seat: int) -> li
     accelerator when it is built (the same numbers, see tests/test_bots_fast.py): a
     search player asks for it thousands of times a decision (:func:`bid_for`), and the
     bot's own bid takes it from here too, so the two always agree."""
-    if not COMPILED:
+    if _fast is None:
         return tricks_distribution(_chances(_Table.at_bid(view, hand, seat), trump))
     return _fast.bid_distribution(hand, _unseen_at_bid(view, hand, seat), view.cards_dealt,
                                   view.players_count, _first_leader(view) == seat,

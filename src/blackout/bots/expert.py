@@ -76,7 +76,6 @@ from blackout.bots.basic import bid_for
 from blackout.bots.inference import CardModel
 from blackout.bots.playout import (
     BASIC,
-    COMPILED,
     EVERY_TRICK,
     NO_TRUMP,
     POLICY,
@@ -515,7 +514,7 @@ class _BasicEvidence:
         self._bid_fits: dict[tuple[int, int], bool] = {}
         self._record_plays(view, played)
         # The same plays packed for the C accelerator's replay, one call a hand tried.
-        self._packed = {} if not COMPILED else {seat: array("q", [
+        self._packed = {} if _fast is None else {seat: array("q", [
             number for from_here, unseen, trick, need, card in plays
             for number in (from_here, unseen, need, card, len(trick),
                            *trick, *[0] * (_TRICK_SLOTS - len(trick)))]).tobytes()
@@ -551,7 +550,7 @@ class _BasicEvidence:
             return True
         view = self.view
         last = view.players_count - 1
-        if COMPILED:
+        if _fast is not None:
             if not _fast.replays_basic(hand, self._packed[seat], self.trump, last):
                 return False
         else:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from blackout.core.actions import Bid, BidAction
 from blackout.core.cards import SUIT_MASKS, suit_tables
@@ -29,19 +30,41 @@ from blackout.core.game import beats, playable, trick_winner_position
 from blackout.core.rules import Rules
 from blackout.core.scoring import hand_points, player_points, team_contract
 
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
+
+    class _Accelerator(Protocol):
+        """The functions of ``blackout.bots._fast`` (typed in ``_fast.pyi``): the type of
+        ``_fast`` below, the module or ``None``.  mypy checks that the module matches."""
+
+        def play_out(self, hands: Sequence[int], trump: int, leader: int,
+                     trick: Sequence[int], won: Sequence[int], targets: Sequence[int],
+                     teams: bool, greedy: bool, models: Sequence[int], deck: int,
+                     points: Sequence[float] | None = None, end_tricks: int = 0,
+                     rivalry: float = 0.0, /) -> list[int]: ...
+        def basic_card(self, hand: int, unseen: int, trick: Sequence[int], trump: int,
+                       need: int, last: bool, /) -> int: ...
+        def trick_winner_position(self, cards: Sequence[int], trump: int, /) -> int: ...
+        def estimate_tricks(self, hand: int, trump: int, players: int, /) -> float: ...
+        def sample(self, seed: int, known: Sequence[int], hidden: Sequence[int],
+                   counts: Sequence[int], allowed: Sequence[int], unseen: int,
+                   void_tries: int, /) -> list[int]: ...
+        def draw(self, seed: int, cards: int, want: int, count: int, /) -> list[int]: ...
+        def replays_basic(self, hand: int, plays: ReadableBuffer, trump: int,
+                          last: int, /) -> bool: ...
+        def bid_distribution(self, hand: int, unseen: int, cards: int, players: int,
+                             leads_first: bool, trump: int, /) -> list[float]: ...
+
+#: The C accelerator, or None.  Typed as a protocol, not as the module: mypy would take
+#: ``_fast is None`` for always false and leave the Python code of that branch unchecked.
+_fast: _Accelerator | None
 try:
     from blackout.bots import _fast
 except ImportError:  # installed without a C compiler: the Python code below does the work
-    _fast = None  # type: ignore[assignment]  # mypy knows the name as the built module only
-
-#: Whether the C accelerator was built.  The bots test this, not ``_fast is None``: mypy,
-#: knowing ``_fast`` as the built module only, would take that test for always false and
-#: leave the Python code of its branch unchecked.
-COMPILED: bool = _fast is not None
+    _fast = None
 
 __all__ = [
     "BASIC",
-    "COMPILED",
     "POLICY",
     "SUIT_MASKS",
     "Endgame",
@@ -234,7 +257,7 @@ def basic_card(hand: int, unseen: int, trick: list[int], trump: int, need: int,
 
 
 #: :func:`basic_card`, in C when the accelerator was built.
-model_card = _fast.basic_card if COMPILED else basic_card
+model_card = basic_card if _fast is None else _fast.basic_card
 
 #: What a seat plays in a play-out: the search's policy (:func:`choose_card`) or the
 #: ``basic`` bot's rules (:func:`basic_card`).
@@ -279,7 +302,7 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], won: l
     """
     if models is None:
         models = (POLICY,) * len(hands)
-    if not COMPILED:
+    if _fast is None:
         return play_out_python(hands, trump, leader, trick, won, goals, models, deck, endgame)
     if endgame is None:
         won[:] = _fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
@@ -418,7 +441,7 @@ _HIGH_CARD_SHARE = 0.145
 
 def estimate_tricks(hand: int, trump: int, players: int) -> float:
     """A quick guess of how many tricks a hand takes, for bid guesses."""
-    if COMPILED:
+    if _fast is not None:
         return _fast.estimate_tricks(hand, trump, players)
     return estimate_tricks_python(hand, trump, players)
 

@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable, Iterable
 
-from blackout.bots.playout import COMPILED, SUIT_MASKS, _fast
+from blackout.bots.playout import SUIT_MASKS, _fast
 from blackout.core.cards import cards_in
 from blackout.core.view import View
 
@@ -29,7 +29,7 @@ _VOID_TRIES = 50
 # Draws of one seat's hand for sample_fitting before keeping one that does not fit
 # (late in a hand one draw in hundreds may fit; in C a draw and its test take a
 # microsecond or two, in Python some twenty).
-_FIT_TRIES = 200 if COMPILED else 40
+_FIT_TRIES = 40 if _fast is None else 200
 
 
 class Sampler:
@@ -55,7 +55,7 @@ class Sampler:
 
     def sample(self, rng: random.Random) -> list[int]:
         """Every seat's unplayed cards in one deal consistent with the view."""
-        if COMPILED:
+        if _fast is not None:
             return _fast.sample(rng.getrandbits(64), *self._fast_arguments)
         return self.sample_python(rng)
 
@@ -136,7 +136,7 @@ class Sampler:
 def _draws(rng: random.Random, cards: int, want: int, count: int) -> Iterable[int]:
     """``count`` hands of ``want`` cards drawn from the mask ``cards``: all at once in C,
     one at a time in Python (where the first few usually do)."""
-    if COMPILED:
+    if _fast is not None:
         return _fast.draw(rng.getrandbits(64), cards, want, count)
     pool = list(cards_in(cards))
     return (sum(1 << card for card in rng.sample(pool, want)) for _ in range(count))
