@@ -39,6 +39,7 @@ def create(name: str, seed: int | None = None, **options: Any) -> Bot:
         raise ValueError(f"unknown bot {name!r}; bots are {', '.join(NAMES)}") from None
     factory = getattr(importlib.import_module(module), cls)
     try:
-        return factory(seed=seed, **options)
+        bot: Bot = factory(seed=seed, **options)
     except TypeError as exc:
         raise ValueError(f"bad option for bot {name!r}: {exc}") from None
+    return bot

@@ -466,7 +466,7 @@ def estimate_tricks_python(hand: int, trump: int, players: int) -> float:
             if trump == NO_TRUMP:
                 total += max(0, length - 4) * 0.4
     # With more players a high card is likelier to be beaten or trumped.
-    scale = (4 / players) ** 0.5
+    scale: float = (4 / players) ** 0.5  # as the C code computes it, to the last bit
     # Low cards win tricks too (when the others are void, or duck): what the table
     # misses of the fair share (cards / players) is spread evenly over the hands.
     cards = hand.bit_count()

@@ -18,7 +18,7 @@ from blackout.cli.options import add_option_argument, parse_options
 from blackout.core.rules import PRESETS, variant
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "arena", help="play bots against each other and measure them",
         description="Play many games between computer players and report, per bot, the "

@@ -7,7 +7,7 @@ import argparse
 from blackout.core.rules import PRESETS, VARIANTS
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("variants", help="list the rule sets (presets)")
     p.set_defaults(run=run_variants)
     p = sub.add_parser("rules", help="show every rule of a preset")

@@ -13,7 +13,7 @@ import os
 from blackout.cli.main import UserError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("serve", help="run the web server: live tables in the browser",
                        description="Serve the HTTP/WebSocket API (docs/api.md), the browser "
                        "table at / and the computer players.  Several processes (--workers, "

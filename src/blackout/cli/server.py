@@ -34,7 +34,7 @@ RunFunction = Callable[[argparse.Namespace], int]
 NO_OPTIONS = "\0"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     for name in USAGE:
         if name in sub.choices:
             if name == "replay":
@@ -167,7 +167,7 @@ def _first_line(exc: BaseException) -> str:
 # -- the mail gateway ------------------------------------------------------------------------
 
 
-def _register_gateway(sub: argparse._SubParsersAction) -> None:
+def _register_gateway(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("mail-gateway", help="run the e-mail front end (an SMTP server)",
                        description="Take commands by e-mail (Subject: the command, body: an "
                        "optional comment), answer by mail through an SMTP relay, remind idle "
