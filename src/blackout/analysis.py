@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import statistics
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from blackout.bots.basic import BasicBot
 from blackout.bots.expert import ExpertBot
@@ -35,11 +35,15 @@ from blackout.core.actions import Action, ChooseTrump, Play, parse_action
 from blackout.core.game import Deal, Game
 from blackout.core.record import replay_record
 
-__all__ = ["ACCURATE_WITHIN", "Analysis", "Decision", "analyse"]
+__all__ = ["ACCURATE_WITHIN", "Analysis", "Decision", "PlayerSummary", "analyse"]
 
 #: A move counts as accurate when the expert expects it to score within this many
 #: points of its best move.
 ACCURATE_WITHIN = 0.5
+
+
+#: What a decision was: a bid (or a bid changed), naming trump, or a card played.
+DecisionKind = Literal["bid", "trump", "play"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +54,7 @@ class Decision:
     hand: int
     seat: int
     player: str
-    kind: str  # "bid", "trump" or "play"
+    kind: DecisionKind
     played: str
     best: str
     played_points: float
@@ -64,12 +68,28 @@ class Decision:
         return {**dataclasses.asdict(self), "lost": round(self.lost, 2)}
 
 
+class PlayerSummary(TypedDict):
+    """One seat's summary: its decisions with a real choice (bids and naming trump,
+    plays), the share of them within :data:`ACCURATE_WITHIN` points of the best (None
+    without any), the points they lost, and the luck of its cards."""
+
+    player: str
+    score: int
+    bids: int
+    bid_accuracy: float | None
+    bid_points_lost: float
+    plays: int
+    play_accuracy: float | None
+    play_points_lost: float
+    luck: float
+
+
 @dataclass
 class Analysis:
     """Every analysed decision, and a summary per seat (see :func:`analyse`)."""
 
     decisions: list[Decision] = field(default_factory=list)
-    players: list[dict[str, Any]] = field(default_factory=list)
+    players: list[PlayerSummary] = field(default_factory=list)
     iterations: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -109,7 +129,7 @@ def _judge(game: Game, seat: int, move: str, iterations: int, seed: int) -> Deci
     bot = ExpertBot(seed=seed, iterations=iterations, others="policy")
     values = bot.evaluate(view, also=played)
     best: Action = max(values, key=values.__getitem__)
-    kind = "play" if isinstance(played, Play) else "trump" if isinstance(
+    kind: DecisionKind = "play" if isinstance(played, Play) else "trump" if isinstance(
         played, ChooseTrump) else "bid"
     return Decision(game.hand_number, seat, game.players[seat], kind, str(played), str(best),
                     round(values[played], 2), round(values[best], 2))
@@ -132,7 +152,7 @@ def _deal_worth(game: Game) -> list[float]:
     return [score - mean for score in again.scores]
 
 
-def _summary(game: Game, seat: int, decisions: list[Decision], luck: float) -> dict[str, Any]:
+def _summary(game: Game, seat: int, decisions: list[Decision], luck: float) -> PlayerSummary:
     mine = [d for d in decisions if d.seat == seat]
     bids = [d for d in mine if d.kind != "play"]
     plays = [d for d in mine if d.kind == "play"]
