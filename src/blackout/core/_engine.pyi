@@ -8,7 +8,9 @@ returns.
 """
 
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Self, final
+
+from typing_extensions import disjoint_base
 
 from blackout.core.actions import Action, BidAction
 from blackout.core.cards import Card, Suit
@@ -18,8 +20,9 @@ from blackout.core.rules import Rules
 from blackout.core.view import HandResult, Phase, Trick
 
 #: ``(masks, turn_up, dealer, size)`` of each prearranged deal, -1 for none.
-DealInfo = tuple[tuple[int, ...], int, int, int]
+_DealInfo = tuple[tuple[int, ...], int, int, int]
 
+@final
 class Config:
     """The rules of one game for a number of players, encoded for the engine."""
 
@@ -48,6 +51,7 @@ class Config:
         /,
     ) -> Self: ...
 
+@disjoint_base
 class Core:
     """The state of a game and its hot operations."""
 
@@ -70,7 +74,7 @@ class Core:
     @property
     def opening(self) -> tuple[Event, ...]: ...
     @property
-    def deal_info(self) -> tuple[DealInfo, ...]: ...
+    def deal_info(self) -> tuple[_DealInfo, ...]: ...
     @property
     def n(self) -> int: ...
     @property
@@ -146,7 +150,7 @@ class Core:
         players: tuple[str, ...],
         first_dealer_draw: tuple[Card, ...] | None,
         seed_prefix: bytes,
-        deal_info: tuple[DealInfo, ...],
+        deal_info: tuple[_DealInfo, ...],
         first_dealer: int,
         /,
     ) -> None:
