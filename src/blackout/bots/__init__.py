@@ -13,9 +13,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from blackout.bots.base import Bot
+from blackout.bots.base import Bot, Hinter, Observer
 
-__all__ = ["NAMES", "Bot", "create"]
+__all__ = ["NAMES", "Bot", "Hinter", "Observer", "create"]
 
 # name -> "module:class"; imported on first use so the CLI starts fast.
 _BOTS = {

@@ -20,12 +20,26 @@ class Bot(Protocol):
     A bot may also offer ``hint(view) -> tuple[Action, str]``: the action it would take
     when its seat is to move, with a one-line reason for a human (``"need 2 more tricks:
     take it with the AH"``).  It is optional and not part of this protocol; callers look
-    for it with ``getattr(bot, "hint", None)`` (``blackout play``'s ``hint`` command does).
+    for it with ``isinstance(bot, Hinter)`` (``blackout play``'s ``hint`` command does).
     Likewise optional, ``observe(view)`` lets a bot follow a seat it does not play (the
     ``expert`` learns from it how the others play; ``blackout play``'s hint bot follows
-    the human's seat).
+    the human's seat): ``isinstance(bot, Observer)``.
     """
 
     name: str
 
     def choose(self, view: View) -> Action | None: ...
+
+
+@runtime_checkable
+class Hinter(Protocol):
+    """A bot that says what it would do when its seat is to move, and why (see :class:`Bot`)."""
+
+    def hint(self, view: View) -> tuple[Action, str]: ...
+
+
+@runtime_checkable
+class Observer(Protocol):
+    """A bot that follows a seat it does not play, from that seat's views (see :class:`Bot`)."""
+
+    def observe(self, view: View) -> None: ...

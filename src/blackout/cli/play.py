@@ -191,9 +191,9 @@ class PlaySession:
 
     def _human_turn(self) -> int | None:
         """Ask until a legal move is made; an exit code when the player leaves."""
-        observe = getattr(self._hint_bot(), "observe", None)
-        if observe is not None:
-            observe(self.game.view(self.seat))
+        hinter = self._hint_bot()
+        if isinstance(hinter, bots.Observer):
+            hinter.observe(self.game.view(self.seat))
         self._show_table()
         while True:
             line = self._ask(self._prompt())
@@ -281,7 +281,8 @@ class PlaySession:
             self._say("[yellow]hints are for your own turn[/yellow]")
             return
         # A bot without an optional hint method falls back to the basic bot's.
-        hint = getattr(self._hint_bot(), "hint", None) or BasicBot().hint
+        hinter = self._hint_bot()
+        hint = hinter.hint if isinstance(hinter, bots.Hinter) else BasicBot().hint
         action, reason = hint(self.game.view(self.seat))
         self._say(f"hint: [bold]{escape(str(action))}[/bold] — {escape(reason)}")
 
