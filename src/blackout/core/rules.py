@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 __all__ = ["OPTIONS", "PRESET_OPTIONS", "TITLES", "VARIANTS", "OptionSpec", "Rules", "RulesError",
            "variant"]
@@ -204,13 +204,13 @@ def _fail_unless(ok: bool, message: str) -> None:
         raise RulesError(message)
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     """A whole number, and not ``True``/``False`` (which Python counts as ints)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _int_in(value: object, low: int, high: int) -> bool:
-    return _is_int(value) and low <= value <= high  # type: ignore[operator]
+    return _is_int(value) and low <= value <= high
 
 
 def _validate(r: Rules) -> None:
