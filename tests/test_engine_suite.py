@@ -1,8 +1,11 @@
-"""One test suite, both engines: the rules-core tests run again against the compiled one.
+"""One test suite, both engines: the rules-core tests run again against the other engine.
 
-The tests below run in a child pytest with ``BLACKOUT_ENGINE=compiled``, which makes
-``blackout.Game`` the compiled :class:`~blackout.core.fast.FastGame` (see conftest.py);
-the same files run against the pure-Python reference in the ordinary run.
+The ordinary run tests the default engine (``blackout.Game``: the compiled one when it
+was built).  The test below runs the rules-core test files again in a child pytest with
+``BLACKOUT_ENGINE`` naming the other engine — the pure-Python reference, or the compiled
+one when the ordinary run was given the reference — so every core test passes against
+both.  Only the core files run twice: the rest of the suite (bots, service, fronts)
+runs once, against the default engine.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from blackout.core.fast import COMPILED
+import blackout
+import blackout.core.fast
+from blackout.core.fast import COMPILED, ENGINE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,15 +32,29 @@ CORE_TESTS = ("test_actions.py", "test_cards.py", "test_codec.py", "test_docs.py
               "test_trick_winner.py")
 
 
-@pytest.mark.skipif(not COMPILED and not os.environ.get("BLACKOUT_REQUIRE_FAST"),
+#: The engine the child run tests: the one the ordinary run does not.
+OTHER = "reference" if ENGINE == "compiled" else "compiled"
+OTHER_CLASS = {"reference": "blackout.core.game.Game",
+               "compiled": "blackout.core.fast.CompiledGame"}[OTHER]
+
+
+@pytest.mark.skipif(OTHER == "compiled" and not COMPILED
+                    and not os.environ.get("BLACKOUT_REQUIRE_FAST"),
                     reason="the compiled engine was not built (no C compiler at install)")
-def test_the_core_tests_pass_against_the_compiled_engine() -> None:
-    env = {**os.environ, "BLACKOUT_ENGINE": "compiled"}
+def test_the_core_tests_pass_against_the_other_engine() -> None:
+    env = {**os.environ, "BLACKOUT_ENGINE": OTHER}
     run = subprocess.run(
         # Not quiet: the report header names the engine the child ran against.
         [sys.executable, "-m", "pytest", "-o", "addopts=", "-p", "no:cacheprovider",
          *(str(ROOT / "tests" / name) for name in CORE_TESTS)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
-    assert "blackout engine: blackout.core.fast.CompiledGame" in run.stdout
+    assert f"blackout engine: {OTHER_CLASS}" in run.stdout
     assert " passed" in run.stdout
+
+
+def test_the_ordinary_run_tests_the_default_engine() -> None:
+    assert blackout.Game is blackout.core.fast.Game
+    asked = os.environ.get("BLACKOUT_ENGINE", "auto")
+    expected = "compiled" if COMPILED and asked in ("auto", "", "compiled") else "reference"
+    assert expected == ENGINE

@@ -67,7 +67,8 @@ except ModuleNotFoundError as missing:
 
 from blackout.bots.sampling import Sampler
 from blackout.core.cards import CARDS, Card, cards_in
-from blackout.core.game import Deal, Game
+from blackout.core.fast import Game
+from blackout.core.game import Deal
 from blackout.core.rules import PRESETS, Rules, RulesError, variant
 from blackout.core.view import View
 from blackout.encoding import Encoding, default_players, largest_hand, position_text

@@ -718,9 +718,9 @@ class Game:
 
     def _hand_state(self) -> tuple[Any, ...]:
         """The state a finished hand's scoring and the next deal replace."""
-        return tuple(tuple(value) if type(value) is list else value
-                     for value in map(self.__getattribute__, _HAND_STATE)) + (
-            len(self.hands_played),)
+        saved = (getattr(self, name) for name in _HAND_STATE)
+        return (*(tuple(value) if type(value) is list else value for value in saved),
+                len(self.hands_played))
 
     def _restore_hand_state(self, state: tuple[Any, ...]) -> None:
         for name, value in zip(_HAND_STATE, state, strict=False):
@@ -785,7 +785,7 @@ class Game:
         """Rebuild the game a :meth:`record` describes, checking every move."""
         from blackout.core.record import replay_record
 
-        return replay_record(record)
+        return replay_record(record, engine=cls)
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"hand {self.hand_number}, {self.phase}"
