@@ -511,9 +511,7 @@ def _deal_next_hand(game: Game, deal: Deal) -> None:
     in advance plays them instead, so the deal is added to the game's deals and the hand
     started again from it (nothing of the new hand has happened yet).
     """
-    assert len(game.deals) == game.hand_index
-    game.deals = (*game.deals, deal)
-    game._start_hand(game.hand_index, game.dealer)
+    game._redeal(deal)
 
 
 def _deal_unseen(view: View, rng: random.Random) -> list[int]:

@@ -1129,6 +1129,27 @@ static PyObject *Core_undo(Core *g, PyObject *Py_UNUSED(ignored)) {
     Py_RETURN_NONE;
 }
 
+/* _redeal_from(deals, deal_info): the hand just started dealt again from the last of
+ * the prearranged deals given (blackout.core.fast checks that nothing of it was played). */
+static PyObject *Core_redeal_from(Core *g, PyObject *args) {
+    PyObject *deals, *info;
+    if (unstarted(g)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &deals, &PyTuple_Type, &info)) return NULL;
+    if (PyTuple_GET_SIZE(info) != g->hand_index + 1) {
+        PyErr_SetString(PyExc_ValueError, "the deals must end with the hand in progress");
+        return NULL;
+    }
+    Py_INCREF(deals);
+    Py_SETREF(g->deals, deals);
+    Py_INCREF(info);
+    Py_SETREF(g->deal_info, info);
+    g->ndeals = (int)PyTuple_GET_SIZE(info);
+    PyObject *dealt = start_hand(g, g->hand_index, g->dealer);
+    if (!dealt) return NULL;
+    Py_DECREF(dealt);
+    Py_RETURN_NONE;
+}
+
 static PyObject *Core_opening_events(Core *g, PyObject *Py_UNUSED(ignored)) {
     if (unstarted(g)) return NULL;
     return new_ref(g->opening);
@@ -1155,6 +1176,7 @@ static PyMethodDef Core_methods[] = {
     {"opening_events", (PyCFunction)Core_opening_events, METH_NOARGS,
      "The events that started the game: the first hand's deal."},
     {"_start", (PyCFunction)Core_start, METH_VARARGS, NULL},
+    {"_redeal_from", (PyCFunction)Core_redeal_from, METH_VARARGS, NULL},
     {NULL}};
 
 static PyTypeObject CoreType = {

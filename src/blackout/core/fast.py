@@ -65,6 +65,12 @@ def _reference_apply(game: ReferenceGame, action: Any, seat: int | None) -> Any:
     return ReferenceGame.apply(game, action, seat)
 
 
+def _deal_info(deals: tuple[Deal, ...]) -> tuple[tuple[Any, ...], ...]:
+    """Prearranged deals as the C engine reads them: (masks, turn-up, dealer, size)."""
+    return tuple((deal.masks, -1 if deal.turn_up is None else int(deal.turn_up),
+                  -1 if deal.dealer is None else deal.dealer, deal.size) for deal in deals)
+
+
 _TRUMP_RULES = ("turn_up", "spades", "declarer", "none")
 _LEADERS = ("left_of_dealer", "dealer", "first_bidder")
 Config = tuple[Any, tuple[int, ...], int, int | None]
@@ -140,11 +146,15 @@ if _engine is not None:
             if not rules.inorder and not deals:
                 _seeded(seed, "seats").shuffle(seats)
             first = ReferenceGame._first_dealer(start)  # type: ignore[arg-type]
-            deal_info = tuple(
-                (deal.masks, -1 if deal.turn_up is None else int(deal.turn_up),
-                 -1 if deal.dealer is None else deal.dealer, deal.size) for deal in deals)
             self._start(config, given, seed, deals, tuple(seats), start.first_dealer_draw,
-                        f"blackout:{seed}:".encode(), deal_info, first)
+                        f"blackout:{seed}:".encode(), _deal_info(deals), first)
+
+        def _redeal(self, deal: Deal) -> None:
+            if len(self.deals) != self.hand_index or self.phase != BIDDING or self._bid_pos:
+                raise ValueError("only a hand just dealt, after the prearranged ones, is "
+                                 "redealt")
+            deals = (*self.deals, deal)
+            self._redeal_from(deals, _deal_info(deals))
 
         def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
             # Pickled and deep-copied as its record: the seed, deals and moves replay it.

@@ -335,6 +335,15 @@ class Game:
         self.phase: Phase = BIDDING
         self.to_move: int | None = start
 
+    def _redeal(self, deal: Deal) -> None:
+        """Deal the hand just started (no move of it made yet) again with ``deal``'s
+        cards, which join :attr:`deals` (so the record replays them): how the OpenSpiel
+        adapter gives the core the cards its chance nodes dealt."""
+        if len(self.deals) != self.hand_index or self.phase != BIDDING or self._bid_pos:
+            raise ValueError("only a hand just dealt, after the prearranged ones, is redealt")
+        self.deals = (*self.deals, deal)
+        self._start_hand(self.hand_index, self.dealer)
+
     # -- questions ----------------------------------------------------------------------
 
     def opening_events(self) -> Events:
