@@ -113,10 +113,11 @@ class Twins:
         self.check()
 
     def undo(self) -> None:
-        outcome = []
+        outcome: list[str] = []
         for game in (self.reference, self.compiled):
             try:
-                outcome.append(game.undo())
+                game.undo()
+                outcome.append("taken back")
             except ValueError as refused:
                 outcome.append(f"refused: {refused}")
         assert outcome[0] == outcome[1]
