@@ -10,16 +10,20 @@ runs once, against the default engine.
 
 from __future__ import annotations
 
+import copy
+import importlib
 import os
+import pickle
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import blackout
 import blackout.core.fast
-from blackout.core.fast import COMPILED, ENGINE
+from blackout.core.fast import COMPILED, ENGINE, ENGINES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,3 +62,37 @@ def test_the_ordinary_run_tests_the_default_engine() -> None:
     asked = os.environ.get("BLACKOUT_ENGINE", "auto")
     expected = "compiled" if COMPILED and asked in ("auto", "", "compiled") else "reference"
     assert expected == ENGINE
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_a_game_keeps_its_engine(engine: str) -> None:
+    cls = ENGINES[engine]
+    game = cls.new(blackout.variant("potomac"), ["ann", "bob", "cy"], seed=3)
+    for move in range(10):
+        game.apply(game.legal_actions()[move % len(game.legal_actions())])
+    for twin in (game.copy(), cls.replay(game.record()), pickle.loads(pickle.dumps(game)),
+                 copy.deepcopy(game)):
+        assert type(twin) is cls
+        assert twin.record() == game.record()
+        assert twin.view(1) == game.view(1)
+
+
+def test_games_are_started_with_the_default_engine() -> None:
+    from blackout.core.game import Game as Reference
+    from blackout.core.record import replay_record
+    from blackout.service.store import build_game
+
+    game = Reference.new(blackout.variant("standard"), ["ann", "bob"], seed=1)
+    game.apply(game.legal_actions()[0])
+    assert type(replay_record(game.record())) is blackout.Game
+    assert type(Reference.replay(game.record())) is Reference
+    row = SimpleNamespace(variant="standard", options="{}", players='["ann", "bob"]', seed=1)
+    assert type(build_game(row)) is blackout.Game  # type: ignore[arg-type]
+    # The rest construct games with the same name: blackout.core.fast.Game.
+    for module in ("arena", "cli.play", "service.tables", "analysis", "openspiel",
+                   "pettingzoo"):
+        try:
+            imported = importlib.import_module(f"blackout.{module}")
+        except ImportError:  # an adapter's extra is not installed
+            continue
+        assert imported.Game is blackout.Game, module
