@@ -6,17 +6,19 @@ must give back, after each undo, exactly the game as it was before the move undo
 its record, history, whose move, every seat's legal actions and view, the public view,
 scores and finished hands.  Playing the same moves again must give the same events.
 A copy taken at the end is untouched by the undoing (copies share what undo keeps).
-Both engines run every example, and must agree.
+Both engines run every example, and must agree.  More examples:
+``BLACKOUT_UNDO_EXAMPLES=5000 pytest tests/test_undo.py``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from blackout import Action, IllegalAction, variant
@@ -77,6 +79,10 @@ def play_and_take_back(engine: type[ReferenceGame], rules: Rules, players: int, 
         moves.append((action, seat))
         happened.append(game.apply(action, seat=seat))
     end = state(game)
+    if before:
+        crossed = game.hand_number - before[0][4]
+        event(f"hand ends taken back: {min(crossed, 3)}{'+' if crossed >= 3 else ''}"
+              + (", and the game's end" if game.is_over else ""))
     twin = game.copy()
     assert type(twin) is engine
     for expected in reversed(before):
@@ -94,8 +100,8 @@ def play_and_take_back(engine: type[ReferenceGame], rules: Rules, players: int, 
     return [*before, end, happened]
 
 
-@settings(max_examples=200, deadline=None, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(max_examples=int(os.environ.get("BLACKOUT_UNDO_EXAMPLES", 200)), deadline=None,
+          database=None, suppress_health_check=list(HealthCheck))
 @given(preset=st.sampled_from(sorted(PRESETS)), hands=st.integers(1, 3),
        seed=st.integers(0, 2**63 - 1), start=st.integers(0, 40), k=st.integers(1, 80),
        more=st.booleans())
