@@ -63,10 +63,12 @@ def play_and_take_back(engine: type[ReferenceGame], rules: Rules, players: int, 
     each; return what was seen, for comparing the engines."""
     game = engine.new(rules, names(players), seed=seed)
     rng = random.Random(seed)
-    for _ in range(start):
-        if game.is_over:
-            break
+    for _ in range(start):  # short of the game's end, so that there are moves to undo
         action, seat = random_move(game, rng)
+        probe = game.copy()
+        probe.apply(action, seat=seat)
+        if probe.is_over:
+            break
         game.apply(action, seat=seat)
     before: list[tuple[Any, ...]] = []
     moves: list[tuple[Action, int | None]] = []
