@@ -23,7 +23,7 @@ import pytest
 
 import blackout
 import blackout.core.fast
-from blackout.core.fast import COMPILED, ENGINE, ENGINES
+from blackout.core.fast import COMPILED, ENGINE, ENGINES, FastGame, ReferenceGame, choose
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,3 +96,20 @@ def test_games_are_started_with_the_default_engine() -> None:
         except ImportError:  # an adapter's extra is not installed
             continue
         assert imported.Game is blackout.Game, module
+
+
+def test_blackout_engine_names_the_engine() -> None:
+    assert choose("reference") is ReferenceGame
+    assert choose(None) is choose("") is choose("auto") is choose(" Auto ") is FastGame
+    if COMPILED:
+        assert choose("compiled") is FastGame is not ReferenceGame
+    else:
+        with pytest.raises(RuntimeError, match="compiled engine was not built"):
+            choose("compiled")
+    with pytest.raises(RuntimeError, match="must be reference, compiled or auto, not 'fast'"):
+        choose("fast")
+    # Read when blackout is first imported: a bad name stops the import with that message.
+    run = subprocess.run([sys.executable, "-c", "import blackout"], capture_output=True,
+                         text=True, env={**os.environ, "BLACKOUT_ENGINE": "fast"}, timeout=120)
+    assert run.returncode != 0
+    assert "BLACKOUT_ENGINE must be reference, compiled or auto, not 'fast'" in run.stderr
