@@ -138,7 +138,8 @@ class Core:
     def copy(self) -> Self:
         """An independent copy (for search)."""
     def undo(self) -> None:
-        """Take back the last card played in the hand in progress (for search)."""
+        """Take back the last move a player made, with the moves the rules then made
+        (for search); ValueError when no move was made."""
     def opening_events(self) -> tuple[Event, ...]:
         """The events that started the game: the first hand's deal."""
     def _start(
@@ -155,6 +156,11 @@ class Core:
         /,
     ) -> None:
         """Start the game (once, from FastGame.__init__)."""
+
+    def _redeal_from(
+        self, deals: tuple[Deal, ...], deal_info: tuple[_DealInfo, ...], /
+    ) -> None:
+        """Deal the hand just started again, from the last of ``deals``."""
 
 def setup(names: dict[str, Any], /) -> None:
     """Give the engine the Python objects it answers with (see blackout.core.fast)."""

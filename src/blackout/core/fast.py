@@ -51,7 +51,7 @@ __all__ = ["COMPILED", "ENGINE", "ENGINES", "FastGame", "Game", "ReferenceGame",
 try:
     from blackout.core import _engine
 except ImportError:  # built without a C compiler
-    _engine = None  # type: ignore[assignment]
+    _engine = None  # type: ignore[assignment]  # (mypy knows the built module only)
 
 COMPILED = _engine is not None
 
@@ -100,7 +100,7 @@ def _config(rules: Rules, n: int) -> Config:
     return config, sizes, largest, first
 
 
-if _engine is not None:
+if COMPILED:  # (not `_engine is not None`: mypy would skip the else branch)
     _engine.setup({
         "CARDS": CARDS, "PLAYS": actions.PLAYS, "BIDS": actions.BIDS, "NIL": actions.NIL,
         "BOARD": actions.BOARD, "TRUMP_CHOICES": actions.TRUMP_CHOICES, "SUITS": tuple(Suit),
@@ -115,7 +115,10 @@ if _engine is not None:
             "BidChanged", "TrumpNamed")},
     })
 
-    class CompiledGame(_engine.Core, ReferenceGame):  # type: ignore[misc]
+    # The C state is read-only attributes (see _engine.pyi) where the reference has plain
+    # ones: only this class's own methods, in C, change them; the reference's methods it
+    # inherits (view, record, history, the checks of an illegal move) only read them.
+    class CompiledGame(_engine.Core, ReferenceGame):  # type: ignore[override]
         """A :class:`~blackout.core.game.Game` whose state lives in the C engine."""
 
         def __init__(self, rules: Rules, players: Sequence[str], seed: int,
@@ -139,13 +142,14 @@ if _engine is not None:
             reference's own checks and draws, run on a stand-in for the game."""
             start = SimpleNamespace(rules=rules, n=len(given), seed=seed, deals=deals,
                                     _sizes=sizes, _largest=largest, first_dealer_draw=None)
-            start._expected_size = lambda index: ReferenceGame._expected_size(start, index)
+            start._expected_size = lambda index: ReferenceGame._expected_size(
+                start, index)  # type: ignore[arg-type]  # the stand-in
             if deals:
-                ReferenceGame._check_deals(start)  # type: ignore[arg-type]
+                ReferenceGame._check_deals(start)  # type: ignore[arg-type]  # the stand-in
             seats = list(given)
             if not rules.inorder and not deals:
                 _seeded(seed, "seats").shuffle(seats)
-            first = ReferenceGame._first_dealer(start)  # type: ignore[arg-type]
+            first = ReferenceGame._first_dealer(start)  # type: ignore[arg-type]  # the stand-in
             self._start(config, given, seed, deals, tuple(seats), start.first_dealer_draw,
                         f"blackout:{seed}:".encode(), _deal_info(deals), first)
 

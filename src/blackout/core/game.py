@@ -29,7 +29,7 @@ import secrets
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from blackout.core import procedure
 from blackout.core.actions import (
@@ -144,7 +144,7 @@ class Move(NamedTuple):
 _C, _D, _H, _S = _SUIT_PLAYS = suit_tables(PLAYS.__getitem__)
 
 
-def plays_of(mask: int) -> list[Play]:
+def plays_of(mask: int) -> list[Action]:
     """The :class:`Play` actions for the cards of a mask, lowest card first."""
     return [*_C[mask & 0x1FFF], *_D[mask >> 13 & 0x1FFF], *_H[mask >> 26 & 0x1FFF],
             *_S[mask >> 39]]
@@ -298,7 +298,7 @@ class Game:
         self.dealer = dealer
         if deal is not None:
             self.hands = list(deal.masks)
-            next_card = deal.turn_up
+            next_card = cast("Card | None", deal.turn_up)  # a Card since __post_init__
         else:
             deck = _shuffled_deck(_seeded(self.seed, f"hand:{index}"))
             dealt = size * n
@@ -446,6 +446,7 @@ class Game:
             # The hot path: a legal card by the seat to move goes straight in.
             card = action.card
             to_move = self.to_move
+            assert to_move is not None  # never None while cards are played
             hand = self.hands[to_move]
             trick = self.trick_cards
             if hand >> card & 1 and (not trick or card // 13 == trick[0] // 13
@@ -521,8 +522,8 @@ class Game:
             return None
         return hooked, hook_refusal(self.to_move == self.dealer, hooked, self.cards)
 
-    def _bid(self, seat: int, action: Action) -> Events:
-        self._check_bid(action)
+    def _bid(self, seat: int, move: Action) -> Events:
+        action = self._check_bid(move)
         hooked = self._hooked_bid()
         if isinstance(action, Bid) and action.tricks == hooked:
             raise IllegalAction(hook_refusal(seat == self.dealer, hooked, self.cards))
@@ -538,7 +539,8 @@ class Game:
             return made
         return made + self._finish_bidding()
 
-    def _check_bid(self, action: Action) -> None:
+    def _check_bid(self, action: Action) -> BidAction:
+        """``action`` as a bid, if it is one this seat may make (else IllegalAction)."""
         if isinstance(action, Play):
             raise IllegalAction(f"it is time to bid, not to play {action.card}")
         if isinstance(action, ChooseTrump):
@@ -552,6 +554,7 @@ class Game:
                 top = min(self.rules.team_bid_cap, self.cards)
                 raise IllegalAction(f"bid 1 to {top}, nil or board")
             raise IllegalAction(f"bids are 0 to {self.cards}")
+        return action
 
     def _skip_partners(self) -> None:
         """Seed 000: a player whose partner bid board or nil earlier does not bid."""
