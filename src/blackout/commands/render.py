@@ -176,10 +176,12 @@ def _names(snap: Snapshot) -> list[str]:
     return names
 
 
-def board_text(snap: Snapshot, seat: int | None = None, title: str = "") -> str:
-    """The board as ``seat`` sees it (``None``: an outsider, who sees no hand)."""
+def board_text(snap: Snapshot, seat: int | None = None, title: str = "",
+               story: Story | None = None) -> str:
+    """The board as ``seat`` sees it (``None``: an outsider, who sees no hand);
+    ``story``: :func:`story_of` ``snap``, when the caller has it already."""
     game = snap.game
-    story = story_of(snap)
+    story = story or story_of(snap)
     lines = [f"Board {snap.board}: blackout ({game.rules.variant}){title}",
              "Players: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(_names(snap)))]
     # A replay of an earlier position (fewer moves than stored) shows that position.

@@ -15,7 +15,7 @@ lines as ``history`` (:func:`blackout.commands.render.consequence_lines`).
 
 from __future__ import annotations
 
-from blackout.commands.render import board_text, consequence_lines
+from blackout.commands.render import board_text, consequence_lines, story_of
 from blackout.service import (
     Event,
     GameEnded,
@@ -65,11 +65,12 @@ def _board_notices(reader: Reader, board: int, told: list[Event]) -> list[Notice
     next_player = "game over" if game.to_move is None or snap.row.status != "active" \
         else snap.controller(game.to_move)
     notices = []
+    story = story_of(snap)  # once for every player's board
     for seat, userid in snap.humans:
         email = reader.email_of(userid)
         if email is not None:
             notices.append(Notice(email, f"blackout Board {board} {next_player}",
-                                  board_text(snap, seat), summary=happened,
+                                  board_text(snap, seat, story=story), summary=happened,
                                   topic=f"board {board}"))
     return notices
 
