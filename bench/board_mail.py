@@ -17,7 +17,7 @@ from datetime import datetime
 
 from blackout import variant
 from blackout.mail.notices import mail_notices
-from blackout.service import MoveAccepted, Service
+from blackout.service import Event, MoveAccepted, Service
 from blackout.service.server import Reader
 from blackout.storage import Account, Database, GameRow
 
@@ -31,7 +31,8 @@ def compose(service: Service, board: int, runs: int) -> tuple[float, float]:
     for _ in range(runs):
         with service.db.transaction() as session:
             loaded = service.parts.store.load(session, board)
-            told = [MoveAccepted(board, loaded.row.move_count, 0, "ann", "x", "player")]
+            told: list[Event] = [MoveAccepted(board, loaded.row.move_count, 0, "ann", "x",
+                                              "player")]
             start = time.perf_counter()
             mail_notices(Reader(session, loaded), told)
             times.append(time.perf_counter() - start)
