@@ -32,7 +32,7 @@ from email.utils import formatdate, parseaddr
 from typing import Any
 
 from blackout.commands import CommandError, board_text, execute, redact
-from blackout.commands.language import BOARD
+from blackout.commands.usage import BOARD
 from blackout.mail.notices import mail_notices
 from blackout.service import Event, Service, ServiceError
 from blackout.service.outbox import Notice, PendingMail

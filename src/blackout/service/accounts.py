@@ -71,7 +71,7 @@ def lock_after(failures: int, now: datetime, free: int = FREE_FAILURES) -> datet
     if failures < free:
         return None
     # The exponent is capped: a minute times 2**46 does not fit a timedelta.
-    return now + min(FIRST_LOCK * 2 ** min(failures - free, 10), LONGEST_LOCK)
+    return now + min(FIRST_LOCK * (1 << min(failures - free, 10)), LONGEST_LOCK)
 
 
 def _key(*parts: str | None) -> str:

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql import ColumnElement
 
 from blackout.storage import Database, OutboxMail
 
@@ -56,7 +57,7 @@ class PendingMail:
     text: str
 
 
-def _still_to_send() -> tuple:
+def _still_to_send() -> tuple[ColumnElement[bool], ColumnElement[bool]]:
     """The rows delivery is still trying: neither sent nor given up."""
     return OutboxMail.sent_at.is_(None), OutboxMail.given_up_at.is_(None)
 
@@ -64,7 +65,7 @@ def _still_to_send() -> tuple:
 def retry_delay(attempts: int) -> timedelta:
     """30 s after the first failure, doubling each time, at most an hour."""
     # The exponent is capped: 30 s * 2**n overflows timedelta after about 45 failures.
-    return min(FIRST_RETRY * 2 ** min(max(attempts - 1, 0), 20), LAST_RETRY)
+    return min(FIRST_RETRY * (1 << min(max(attempts - 1, 0), 20)), LAST_RETRY)
 
 
 class Outbox:

@@ -75,7 +75,8 @@ class Chat(BaseModel):
 
 
 def services_of(request: Request) -> Services:
-    return request.app.state.services
+    services: Services = request.app.state.services
+    return services
 
 
 Svc = Annotated[Services, Depends(services_of)]

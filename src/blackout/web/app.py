@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 
 from blackout import __version__
 from blackout.service import Services
+from blackout.service.services import DEFAULT_BOT_THINK
 from blackout.web import api, errors, live
 from blackout.web.live import Hub
 from blackout.web.runner import BotRunner
@@ -104,5 +105,5 @@ def app_from_environment() -> FastAPI:
     services = Services.open(url=env("BLACKOUT_DATABASE_URL") or None,
                              bot_pace=float(env(PACE_ENV, "0.8")),
                              grace=float(env(GRACE_ENV, "30")),
-                             **({"bot_think": float(think)} if think else {}))
+                             bot_think=float(think) if think else DEFAULT_BOT_THINK)
     return create_app(services, close_services=True)
