@@ -96,7 +96,7 @@ class Queries:
                 and not is_bot(s.controller) and b.now - s.disconnected_at >= self.grace)
 
     def lobby(self, userid: str | None) -> dict[str, Any]:
-        with self.store.db.transaction() as session:
+        with self.store.db.read() as session:
             def summaries(*where: Any) -> list[dict[str, Any]]:
                 rows = session.scalars(select(GameRow).where(*where)
                                        .order_by(GameRow.id.desc()).limit(LOBBY_LIMIT))
@@ -128,7 +128,7 @@ class Queries:
 
     def events(self, board: int, after: int = 0) -> list[dict[str, Any]]:
         """Every logged event of ``board`` numbered after ``after``, in order."""
-        with self.store.db.transaction() as session:
+        with self.store.db.read() as session:
             if session.get(GameRow, board) is None:
                 raise NotFound(f"board {board} not found")
             rows = session.scalars(select(EventRow).where(
@@ -167,7 +167,7 @@ class Queries:
 
     def finished(self) -> list[tuple[list[str], dict[str, Any]]]:
         """(seat names, result) of every finished game, in the order they finished."""
-        with self.store.db.transaction() as session:
+        with self.store.db.read() as session:
             rows = session.scalars(select(GameRow).where(
                 GameRow.status.in_(("over", "forfeited")))
                 .order_by(GameRow.finished_at, GameRow.id)).all()
@@ -179,7 +179,7 @@ class Queries:
             return out
 
     def player(self, userid: str) -> dict[str, Any]:
-        with self.store.db.transaction() as session:
+        with self.store.db.read() as session:
             if session.get(Account, userid) is None:
                 raise NotFound(f"no player {userid}")
         finished = self.finished()

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import text
@@ -23,7 +23,7 @@ from blackout.service.errors import BadRequest
 from blackout.service.queries import Queries
 from blackout.service.runner import Runner
 from blackout.service.sessions import Sessions
-from blackout.service.store import BOT_PREFIX, Store
+from blackout.service.store import BOT_PREFIX, Store, Timing
 from blackout.service.tables import Tables
 from blackout.storage import Database
 
@@ -62,8 +62,11 @@ class Services:
             self.bus.channel = channel_for(schema)
             if listen:
                 self.bus.listen(db.url, schema)
-        self.store = Store(db, clock, self.bus)
         takeover = takeover_bot or default_bot()
+        # When the runner must act on a board: kept in games.due_at by every write.
+        timing = Timing(pace=timedelta(seconds=bot_pace), grace=timedelta(seconds=grace),
+                        takeover_bot=takeover)
+        self.store = Store(db, clock, self.bus, timing)
         # One process per bot: a server runs threads, and forking a search pool from a
         # threaded process is unsafe.
         budget: dict[str, Any] = ({"think": bot_think} if bot_iterations is None
@@ -73,7 +76,7 @@ class Services:
         self.sessions = Sessions(db, clock, self.accounts)
         self.queries = Queries(self.store, grace)
         self.tables = Tables(self.store, self.queries, takeover)
-        self.runner = Runner(self.store, takeover, budget, pace=bot_pace, grace=grace)
+        self.runner = Runner(self.store, budget)
 
     def mail_with(self, notifier: Any) -> None:
         """Write the mail ``notifier`` composes about each change (boards to the players

@@ -50,11 +50,22 @@ class Sessions:
                 row.revoked_at = self.clock()
 
     def userid_for(self, token: str) -> str:
+        """The userid of a live session.  A read-only transaction; ``last_used_at`` is
+        written (in a short write of its own) at most every :data:`TOUCH_EVERY`."""
         now = self.clock()
-        with self.db.transaction() as session:
-            row = session.get(SessionRow, token_hash(token)) if token else None
+        if not token:
+            raise Unauthorized(NOT_LOGGED_IN)
+        key = token_hash(token)
+        with self.db.read() as session:
+            row = session.get(SessionRow, key)
             if row is None or row.revoked_at is not None or now - row.last_used_at > IDLE_LIMIT:
                 raise Unauthorized(NOT_LOGGED_IN)
-            if now - row.last_used_at > TOUCH_EVERY:
-                row.last_used_at = now
-            return row.userid
+            userid, stale = row.userid, now - row.last_used_at > TOUCH_EVERY
+        if stale:
+            with self.db.transaction() as session:
+                row = session.get(SessionRow, key)
+                if row is None or row.revoked_at is not None:
+                    raise Unauthorized(NOT_LOGGED_IN)  # revoked meanwhile
+                if row.last_used_at < now:
+                    row.last_used_at = now
+        return userid

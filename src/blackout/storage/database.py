@@ -17,6 +17,8 @@ DATABASE_ENV = "BLACKOUT_DATABASE_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The newest migration in ``migrations/versions`` (a test keeps the two in step).
 HEAD = "0005"
+#: Execution option of :meth:`Database.read` sessions (SQLite: a plain, deferred BEGIN).
+READ_ONLY = "blackout_read_only"
 
 
 class DatabaseError(ValueError):
@@ -51,6 +53,8 @@ class Database:
         except (ArgumentError, ImportError) as exc:
             raise DatabaseError(f"cannot use database {self.url!r}: {exc}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._readers = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}),
+                                     expire_on_commit=False)
         if migrate:
             self.migrate()
 
@@ -82,6 +86,14 @@ class Database:
         with self._sessions() as session, session.begin():
             yield session
 
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session in one transaction that only reads.  On SQLite it does not take the
+        write lock (a deferred ``BEGIN``: readers run beside the writer, in WAL mode); a
+        write in it is a bug (it could fail with "database is locked")."""
+        with self._readers() as session, session.begin():
+            yield session
+
     def dispose(self) -> None:
         self.engine.dispose()
 
@@ -102,7 +114,9 @@ def _sqlite_engine(url: str) -> Engine:
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
         # Take the write lock at the start: two movers then queue up (busy timeout)
-        # instead of both reading the same position and one failing on upgrade.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # instead of both reading the same position and one failing on upgrade.  A
+        # read-only transaction (Database.read) takes no lock: WAL gives it a snapshot.
+        read_only = connection.get_execution_options().get(READ_ONLY, False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
     return engine

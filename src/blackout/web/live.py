@@ -2,7 +2,10 @@
 
 Each connection sends the board's events numbered after ``N`` (the client's last), then
 each new one as it is committed, in order and each once, and after each batch the table
-state as the connection's seat may see it.  The loop of a connection is the only thing
+state as the connection's seat may see it.  The board is read once per batch for all of
+its connections in this process (:meth:`BoardFeed.board_now`); each connection's state is
+then made from that one read for its own seat (a seat's view for its player, the public
+view for anyone else: never another seat's cards).  The loop of a connection is the only thing
 that sends to it, and it always asks "what is there after the last number I sent?", so a
 notification that arrives twice, late or out of order cannot cause a gap or a repeat.
 
@@ -26,6 +29,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
 from blackout.service import Services, errors
+from blackout.service.store import Board
 from blackout.web.api import COOKIE, MAX_INT
 from blackout.web.errors import service_refusal
 
@@ -48,11 +52,32 @@ class BoardFeed:
         self.low = self.high = -1  # nothing read yet
         self.heard = time.monotonic()
         self._lock = asyncio.Lock()
+        self.wakes = 0  # how many commits were heard (on the event loop)
+        self._board: tuple[int, Board] | None = None  # (wakes when read, the board)
+        self._board_lock = asyncio.Lock()
+        self.reads = 0  # boards read for the watchers (tests count them)
 
     def wake(self) -> None:
         self.heard = time.monotonic()
+        self.wakes += 1
         for dirty in self.watchers:
             dirty.set()
+
+    async def board_now(self) -> Board:
+        """The board as it is now, read once for every watcher woken by the same
+        commits: a read started after the latest wake covers every commit heard."""
+        wanted = self.wakes
+        async with self._board_lock:
+            if self._board is None or self._board[0] < wanted:
+                wakes = self.wakes  # the read starts after these were heard
+                board = await to_thread.run_sync(self.services.store.read, self.board)
+                self.reads += 1
+                self._board = (wakes, board)
+            return self._board[1]
+
+    async def state_for(self, userid: str | None) -> dict[str, Any]:
+        """The table state as ``userid`` (None: a spectator) may see it, now."""
+        return self.services.queries.state(await self.board_now(), userid)
 
     def note(self, newest: int) -> None:
         """Start keeping events from ``newest`` on (when nothing is kept yet)."""
@@ -251,7 +276,6 @@ async def _send_forever(websocket: WebSocket, feed: BoardFeed, dirty: asyncio.Ev
     sent is always as of the last event sent; anything committed since then set ``dirty``
     (the flag is cleared before the state is read) and is sent next round.
     """
-    services = feed.services
     sent = after
     first = True
     while True:
@@ -264,4 +288,4 @@ async def _send_forever(websocket: WebSocket, feed: BoardFeed, dirty: asyncio.Ev
             sent, first = max(sent, upto), False
         await dirty.wait()
         dirty.clear()
-        state = await to_thread.run_sync(services.queries.table, feed.board, userid)
+        state = await feed.state_for(userid)
