@@ -129,11 +129,13 @@ class Queries:
     def events(self, board: int, after: int = 0) -> list[dict[str, Any]]:
         """Every logged event of ``board`` numbered after ``after``, in order."""
         with self.store.db.read() as session:
-            if session.get(GameRow, board) is None:
+            rows = session.execute(select(EventRow.number, EventRow.body).where(
+                EventRow.game_id == board, EventRow.number > after)
+                .order_by(EventRow.number)).all()
+            if not rows and session.scalar(select(GameRow.id).where(
+                    GameRow.id == board)) is None:
                 raise NotFound(f"board {board} not found")
-            rows = session.scalars(select(EventRow).where(
-                EventRow.game_id == board, EventRow.number > after).order_by(EventRow.number))
-            return [{"n": row.number, "event": json.loads(row.body)} for row in rows]
+            return [{"n": number, "event": json.loads(body)} for number, body in rows]
 
     def record(self, board: int, userid: str | None) -> dict[str, Any]:
         """The game record once the game is over; while it runs, only the public part

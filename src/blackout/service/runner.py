@@ -74,6 +74,8 @@ class Runner:
         self.budget = budget
         self.lease = timedelta(seconds=float(budget.get("think", 1.0))) + CLAIM_SLACK
         self._players: dict[tuple[int, int, str], _Player] = {}
+        # (board, move) -> (the position read when the turn was claimed, the game's seed)
+        self._positions: dict[tuple[int, int], tuple[Game, int]] = {}
         self._lock = threading.Lock()
         self._caught_up = False
 
@@ -192,6 +194,9 @@ class Runner:
             due = when[1]
             row.claimed_move = due.move
             row.claimed_until = now + self.lease
+            if b.game is not None:  # a private copy: the bot may keep it
+                with self._lock:
+                    self._positions[due.board, due.move] = (b.game, row.seed)
         self.store.keep_due(b)
         return due
 
@@ -203,6 +208,9 @@ class Runner:
         except Exception:
             log.exception("runner: board %s move %s", due.board, due.move)
             return 0
+        finally:
+            with self._lock:
+                self._positions.pop((due.board, due.move), None)
 
     def _play(self, due: Due) -> int:
         action = self._think(due)
@@ -226,23 +234,36 @@ class Runner:
         return player.bot.choose(view)
 
     def _player(self, due: Due) -> _Player:
-        """The seat's one bot object, caught up with the moves it has not seen."""
+        """The seat's one bot object, caught up with the moves it has not seen.  A bot
+        that does not watch the table (no ``observe``) is simply given the position read
+        when the turn was claimed; one that does is shown every move it missed."""
         key = (due.board, due.seat, due.bot)
         with self._lock:
             player = self._players.get(key)
-        with self.store.db.read() as session:
-            row = session.get(GameRow, due.board)
-            assert row is not None
+            claimed = self._positions.pop((due.board, due.move), None)
+        bot = None
+        if claimed is not None:
+            game, game_seed = claimed
             if player is None:
-                player = _Player(self._new_bot(due, row.seed), build_game(row), 0)
+                bot = self._new_bot(due, game_seed)
+                if getattr(bot, "observe", None) is None:
+                    player = _Player(bot, game, due.move - 1)
+            elif getattr(player.bot, "observe", None) is None:
+                player.game, player.count = game, due.move - 1
+        if player is None or player.count < due.move - 1:
+            with self.store.db.read() as session:
+                row = session.get(GameRow, due.board)
+                assert row is not None
+                if player is None:
+                    player = _Player(bot or self._new_bot(due, row.seed), build_game(row), 0)
+                    self._show(player, due.seat)
+                moves = list(session.scalars(select(MoveRow).where(
+                    MoveRow.game_id == due.board, MoveRow.number > player.count)
+                    .order_by(MoveRow.number)))
+            for move in moves:
+                player.game.apply(parse_action(move.action), seat=move.seat)
+                player.count = move.number
                 self._show(player, due.seat)
-            moves = list(session.scalars(select(MoveRow).where(
-                MoveRow.game_id == due.board, MoveRow.number > player.count)
-                .order_by(MoveRow.number)))
-        for move in moves:
-            player.game.apply(parse_action(move.action), seat=move.seat)
-            player.count = move.number
-            self._show(player, due.seat)
         with self._lock:
             self._players[key] = player
             if player.game.is_over:
