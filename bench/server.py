@@ -311,7 +311,9 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
                      f"{r['p50_ms']:>6.1f}  {r['p99_ms']:>6.1f}  {r['cpu_per_move_ms']:>11.2f}"
                      f"  {100 * r['client_cpu_share']:>5.1f} % of 2 cores "
                      f"({r['measured_moves']} person moves timed, {r['missing']} not seen, "
-                     f"{r['failed']} refused or failed)")
+                     f"{r['failed']} refused or failed; the move's HTTP answer p50 "
+                     f"{r.get('answer_p50_ms', float('nan')):.1f} ms, p99 "
+                     f"{r.get('answer_p99_ms', float('nan')):.1f} ms)")
         for part, ms in r.get("profile", {}).items():
             lines.append(f"    {part:<48} {ms:>6.2f} ms a move")
     return "\n".join(lines)
@@ -331,6 +333,7 @@ class LoadClient:
         self.measuring = False
         self.pending: set[asyncio.Task[None]] = set()  # moves being thought about or sent
         self.failed = 0  # moves refused or not answered
+        self.answered: list[float] = []  # seconds from sending a move to its HTTP answer
 
     async def run(self) -> None:
         import httpx
@@ -421,6 +424,7 @@ class LoadClient:
             return
         if answer.status_code == 200 and self.measuring:
             self.sent.append((board, answer.json()["event"], sent))
+            self.answered.append(time.monotonic() - sent)
         elif answer.status_code != 200:
             self.failed += 1
 
@@ -434,13 +438,16 @@ class LoadClient:
             latencies.append(max(seen) - sent)
         latencies.sort()
 
-        def pct(p: float) -> float:
-            return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))] \
-                if latencies else float("nan")
+        def pct(p: float, values: list[float] = latencies) -> float:
+            return 1000 * values[min(len(values) - 1, int(p * len(values)))] \
+                if values else float("nan")
+
+        answered = sorted(self.answered)
 
         return {"moves": len(self.counted), "moves_per_s": len(self.counted) / wall,
                 "measured_moves": len(latencies), "missing": missing, "failed": self.failed,
                 "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+                "answer_p50_ms": pct(0.50, answered), "answer_p99_ms": pct(0.99, answered),
                 "client_cpu_share": cpu / wall / 2, "wall": wall}
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,11 @@ class Database:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._readers = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}),
                                      expire_on_commit=False)
+        # SQLite: this process's writers queue here rather than in SQLite's busy handler,
+        # which sleeps up to 100 ms between tries and lets a waiter lose again and again
+        # (seconds of delay under load).  Reentrant: a nested write fails as before.
+        self._writers: AbstractContextManager[object] = (
+            threading.RLock() if self.is_sqlite else nullcontext())
         if migrate:
             self.migrate()
 
@@ -83,7 +89,7 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """A session in one transaction: committed on success, rolled back on error."""
-        with self._sessions() as session, session.begin():
+        with self._writers, self._sessions() as session, session.begin():
             yield session
 
     @contextmanager
