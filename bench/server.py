@@ -174,8 +174,9 @@ def measure(config: str, running: list[Server], args: argparse.Namespace) -> dic
         if line.startswith("START"):
             cpu_start = sum(s.cpu() for s in running)
             if args.profile:
-                spies = [spy(s, Path(args.profile) / f"{config}-{i}.txt", args.seconds)
-                         for i, s in enumerate(running)]
+                paths = [Path(args.profile) / f"{config}-{i}.txt" for i in range(len(running))]
+                spies = [(spy(server, path, args.seconds), path)
+                         for server, path in zip(running, paths, strict=True)]
         elif line.startswith("END"):
             cpu_end = sum(s.cpu() for s in running)
         elif line.startswith("{"):
@@ -224,7 +225,8 @@ FRAME = re.compile(r"^(?P<function>.*) \((?P<file>[^()]*):\d+\)$")
 
 
 def part_of(frames: list[str]) -> str:
-    found = [(m["function"], m["file"]) for m in map(FRAME.match, frames) if m is not None]
+    found = [(m["function"].rsplit(".", 1)[-1], m["file"])  # Class.method -> method
+             for m in map(FRAME.match, frames) if m is not None]
     for name, function, file in PARTS:
         if any(f.endswith(file) and function in ("", fn) for fn, f in found):
             return name

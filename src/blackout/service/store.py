@@ -217,6 +217,10 @@ class Store:
         self.bus = bus
         self.timing = timing or Timing()
         self.cache = PositionCache()
+        # board -> the board as this process's latest commit on it left it (read-only):
+        # the WebSocket hub sends it instead of reading the board again.
+        self._recent: dict[int, Board] = {}
+        self._recent_lock = threading.Lock()
         self.notifiers: list[Notifier] = []
         self._collectors = threading.local()
 
@@ -274,8 +278,22 @@ class Store:
             happened.extend(board.notices)
         if board.game is not None:
             self.cache.keep(board.number, board.row.move_count, board.game)
+        with self._recent_lock:
+            known = self._recent.get(board.number)
+            if known is None or known.row.last_event <= board.row.last_event:
+                self._recent.pop(board.number, None)  # newest last: the oldest go first
+                if len(self._recent) >= self.cache.size:
+                    self._recent.pop(next(iter(self._recent)))
+                self._recent[board.number] = board
         if board.events:
             self.bus.publish(board.number, board.row.last_event)
+
+    def recent(self, board: int, last_event: int) -> Board | None:
+        """The board as this process's latest commit on it left it, if that commit
+        logged event ``last_event`` or later (else None: read it).  Shared: read only."""
+        with self._recent_lock:
+            known = self._recent.get(board)
+        return known if known is not None and known.row.last_event >= last_event else None
 
     def read(self, board: int) -> Board:
         """``board`` as it is now (the game is a private copy); a read-only transaction."""
