@@ -224,9 +224,21 @@ PARTS = [
 FRAME = re.compile(r"^(?P<function>.*) \((?P<file>[^()]*):\d+\)$")
 
 
+#: A sample whose innermost frame is one of these is a thread waiting (py-spy's
+#: --nonblocking sampling cannot always tell): the event loop in select (a native call
+#: under asyncio's run), a worker waiting for work, a query waiting for the database.
+WAITING = [("run", "asyncio/runners.py"), ("wait", "threading.py"), ("get", "queue.py"),
+           ("wait", "psycopg/connection.py"), ("notifies", "psycopg/connection.py"),
+           ("select", "selectors.py")]
+IDLE = "waiting"
+
+
 def part_of(frames: list[str]) -> str:
     found = [(m["function"].rsplit(".", 1)[-1], m["file"])  # Class.method -> method
              for m in map(FRAME.match, frames) if m is not None]
+    if found and any(found[-1][0] == function and found[-1][1].endswith(file)
+                     for function, file in WAITING):
+        return IDLE
     for name, function, file in PARTS:
         if any(f.endswith(file) and function in ("", fn) for fn, f in found):
             return name
@@ -234,8 +246,9 @@ def part_of(frames: list[str]) -> str:
 
 
 def profile(paths: list[Path], server_cpu: float, moves: int) -> dict[str, Any]:
-    """Samples by part (see PARTS; the rest is the web layer: uvicorn, FastAPI, JSON,
-    WebSocket frames), scaled to the servers' measured CPU, in ms per move."""
+    """Busy samples by part (see PARTS; the rest is the web layer: uvicorn, FastAPI,
+    JSON, WebSocket frames and their compression), scaled to the servers' measured CPU,
+    in ms per move.  Waiting samples (see WAITING) are left out."""
     counts: dict[str, int] = {}
     total = 0
     for path in paths:
@@ -246,6 +259,8 @@ def profile(paths: list[Path], server_cpu: float, moves: int) -> dict[str, Any]:
             if not count.isdigit():
                 continue
             part = part_of(stack.split(";"))
+            if part == IDLE:
+                continue
             counts[part] = counts.get(part, 0) + int(count)
             total += int(count)
     if not total or not moves:

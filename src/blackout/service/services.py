@@ -20,12 +20,22 @@ from blackout import bots
 from blackout.service.accounts import Accounts
 from blackout.service.bus import Bus, channel_for
 from blackout.service.errors import BadRequest
+from blackout.service.events import (
+    GameEnded,
+    GameForfeited,
+    GameStarted,
+    MoveAccepted,
+    SeatTakenOver,
+)
 from blackout.service.queries import Queries
 from blackout.service.runner import Runner
 from blackout.service.sessions import Sessions
 from blackout.service.store import BOT_PREFIX, Store, Timing
 from blackout.service.tables import Tables
 from blackout.storage import Database
+
+#: Events whose only mail is the board sent to a mail game's players (none at a live table).
+BOARD_MAIL = (MoveAccepted, GameStarted, GameEnded, SeatTakenOver, GameForfeited)
 
 #: Seconds a computer player with a time budget (``bot:expert``) thinks per decision.
 DEFAULT_BOT_THINK = 0.5
@@ -87,8 +97,12 @@ class Services:
         outbox = Outbox(self.db, self.clock)
 
         def mail(board: Any, events: list[Any]) -> None:
-            if events:
-                outbox.post(board.session, notifier(Reader(board.session, board), events))
+            if not events:
+                return
+            if board.row.live and all(isinstance(event, BOARD_MAIL) for event in events):
+                return  # a live table's players watch it: no board mail (and no reading
+                # of every move of the game to compose it, on every move)
+            outbox.post(board.session, notifier(Reader(board.session, board), events))
 
         self.store.notifiers.append(mail)
 
