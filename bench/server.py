@@ -15,7 +15,8 @@ clients at that table had the move's last event (p50, p99), the moves per second
 seat (people and bots, counted from the spectators' streams), and the servers' CPU seconds
 per move (from /proc).
 
-``--profile DIR`` samples every server process with py-spy during the measured window
+``--profile DIR`` samples every server process with py-spy (the thread holding the GIL)
+during the measured window
 (``pip install py-spy``; it adds a little CPU of its own) and prints where the servers'
 CPU went, by part (the runner, a person's move, the WebSocket states, ...), per move.
 
@@ -194,12 +195,14 @@ def measure(config: str, running: list[Server], args: argparse.Namespace) -> dic
 
 
 def spy(server: Server, path: Path, seconds: float) -> subprocess.Popen[bytes]:
-    """py-spy sampling ``server``'s busy threads for ``seconds`` (collapsed stacks)."""
+    """py-spy sampling ``server`` for ``seconds``: the thread holding the GIL (so Python's
+    CPU, not threads waiting for it), as collapsed stacks."""
     path.parent.mkdir(parents=True, exist_ok=True)
     py_spy = Path(sys.executable).with_name("py-spy")
     return subprocess.Popen([str(py_spy), "record", "--pid", str(server.process.pid),
                              "--duration", str(int(seconds)), "--rate", "100",
-                             "--nonblocking", "--format", "raw", "--output", str(path)],
+                             "--gil", "--nonblocking", "--format", "raw",
+                             "--output", str(path)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

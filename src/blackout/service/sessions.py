@@ -11,6 +11,8 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from sqlalchemy import select
+
 from blackout.service.accounts import Accounts
 from blackout.service.errors import Unauthorized
 from blackout.storage import Database, SessionRow
@@ -57,10 +59,15 @@ class Sessions:
             raise Unauthorized(NOT_LOGGED_IN)
         key = token_hash(token)
         with self.db.read() as session:
-            row = session.get(SessionRow, key)
-            if row is None or row.revoked_at is not None or now - row.last_used_at > IDLE_LIMIT:
-                raise Unauthorized(NOT_LOGGED_IN)
-            userid, stale = row.userid, now - row.last_used_at > TOUCH_EVERY
+            found = session.execute(select(
+                SessionRow.userid, SessionRow.revoked_at, SessionRow.last_used_at).where(
+                SessionRow.token_hash == key)).first()
+        if found is None:
+            raise Unauthorized(NOT_LOGGED_IN)
+        userid, revoked_at, last_used_at = found
+        if revoked_at is not None or now - last_used_at > IDLE_LIMIT:
+            raise Unauthorized(NOT_LOGGED_IN)
+        stale = now - last_used_at > TOUCH_EVERY
         if stale:
             with self.db.transaction() as session:
                 row = session.get(SessionRow, key)
