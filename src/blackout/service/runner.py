@@ -49,8 +49,10 @@ log = logging.getLogger("blackout.runner")
 CLAIM_SLACK = timedelta(seconds=60)
 #: Most moves one ``run_due`` / ``run_board`` makes before returning.
 BURST = 400
-#: Due boards claimed in one transaction (the earliest due first).
-BATCH = 32
+#: Due boards claimed in one transaction (the earliest due first).  They are then played
+#: one after the other by this process (an expert thinks 0.5 s a move), so the batch is
+#: small: boards due meanwhile are left to the next batch, or to another process.
+BATCH = 8
 
 __all__ = ["BATCH", "BURST", "CLAIM_SLACK", "Due", "Runner"]
 
