@@ -31,12 +31,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
+import secrets
 import shutil
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -44,6 +47,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
+    initialize,
     invariant,
     precondition,
     rule,
@@ -58,6 +62,7 @@ from blackout.core.game import Game
 from blackout.core.rules import PRESETS, VARIANTS, variant
 from blackout.mail import mail_notices
 from blackout.service import Services, errors
+from blackout.service import tables as tables_module
 from blackout.service.accounts import (
     FREE_ACCOUNT_FAILURES,
     FREE_FAILURES,
@@ -295,6 +300,14 @@ class ServiceMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
+        # Tables' seeds (hence deals and the bots' choices) and invite codes come from a
+        # seed the example draws: a failing example replays, and shrinks, exactly.
+        self.luck = random.Random(0)
+        self._secrets = tables_module.secrets
+        tables_module.secrets = SimpleNamespace(  # type: ignore[assignment]
+            randbits=lambda bits: self.luck.getrandbits(bits),
+            token_urlsafe=lambda size: f"invite-{self.luck.getrandbits(48):012x}",
+            compare_digest=secrets.compare_digest)
         self._copy = self.copies()
         self.db = Database(next(self._copy))
         self.clock = Clock()
@@ -311,7 +324,12 @@ class ServiceMachine(RuleBasedStateMachine):
         self.boards: list[int] = []
         self.seeds: dict[int, int] = {}
 
+    @initialize(seed=st.integers(0, 2**32))
+    def deal_from(self, seed: int) -> None:
+        self.luck.seed(seed)
+
     def teardown(self) -> None:
+        tables_module.secrets = self._secrets  # type: ignore[assignment]
         self.services.close()
         next(self._copy, None)
 
@@ -587,11 +605,18 @@ class ServiceMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def move(self, data: st.DataObject) -> None:
-        userid, token = self.who(data)
         board = self.board_for(data, "active")
         stored = load(self.db, board)
         game = stored.game()[0] if stored is not None and stored.row.status != "waiting" \
             else None
+        userid, token = self.who(data)
+        if (game is not None and game.to_move is not None and stored is not None
+                and data.draw(st.booleans(), label="the mover")):
+            # Mostly the person whose turn it is: wrong numbers matter most there.
+            mover = stored.seats[game.to_move].controller
+            live = self.tokens.get(mover)
+            if live:
+                userid, token = mover, live[0]
         seat = None if stored is None or userid is None else stored.seat_of(userid)
         following = 1 if stored is None else stored.row.move_count + 1
         # A legal action of the mover (or of this seat: a Potomac bid change), an
