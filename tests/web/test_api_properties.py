@@ -263,6 +263,7 @@ class ApiMachine(RuleBasedStateMachine):
     @rule()
     def a_stranger_posts(self) -> None:
         """No session: 401, nothing changes."""
+        self.settle()
         before = self.snapshot("ann")
         answer = self.post(self.stranger, "0", None)
         assert answer.status_code == 401
