@@ -80,7 +80,7 @@ PEOPLE = {"ann": "ann-pw-1", "bob": "bob-pw-1", "cy": "cy-pw-1", "di": "di-pw-1"
 NEWCOMERS = {"eve": "eve-pw-1", "fay": "fay-pw-1"}
 BOT = "bot:basic"
 #: Short games of every preset: options making a game last a few dozen moves at most.
-SHORT = {
+SHORT: dict[str, list[dict[str, Any]]] = {
     "pbmserv": [{"schedule": [1, 2]}, {"schedule": [2]}],
     "standard": [{"schedule": [1, 2]}, {"schedule": [2]}],
     "nullo": [{"schedule": [2]}, {"schedule": [1, 2]}],
@@ -304,7 +304,7 @@ class ServiceMachine(RuleBasedStateMachine):
         # seed the example draws: a failing example replays, and shrinks, exactly.
         self.luck = random.Random(0)
         self._secrets = tables_module.secrets
-        tables_module.secrets = SimpleNamespace(  # type: ignore[assignment]
+        tables_module.secrets = SimpleNamespace(  # type: ignore[assignment,unused-ignore]
             randbits=lambda bits: self.luck.getrandbits(bits),
             token_urlsafe=lambda size: f"invite-{self.luck.getrandbits(48):012x}",
             compare_digest=secrets.compare_digest)
@@ -329,7 +329,7 @@ class ServiceMachine(RuleBasedStateMachine):
         self.luck.seed(seed)
 
     def teardown(self) -> None:
-        tables_module.secrets = self._secrets  # type: ignore[assignment]
+        tables_module.secrets = self._secrets
         self.services.close()
         next(self._copy, None)
 
@@ -623,8 +623,8 @@ class ServiceMachine(RuleBasedStateMachine):
         # action some seat could make but maybe not this one, or nonsense.
         candidates = ["AS", "0", "7", "nil", "trump H", "pass", "hello"]
         if game is not None:
-            mover = game.to_move if game.to_move is not None else 0
-            candidates += [str(a) for a in game.legal_actions(mover)]
+            turn = game.to_move if game.to_move is not None else 0
+            candidates += [str(a) for a in game.legal_actions(turn)]
             if seat is not None:
                 candidates += [str(a) for a in game.legal_actions(seat)] * 3
         action = data.draw(st.sampled_from(candidates), label="action")
@@ -786,8 +786,10 @@ class ServiceMachine(RuleBasedStateMachine):
                                label="legal action")
             following = stored.row.move_count + 1
             expect = data.draw(st.sampled_from([following, following, None]), label="expect")
-            state = self.request(self.as_user(token, lambda u, a=action, e=expect: (
-                self.services.tables.move(board, u, a, e))), set(), True)
+            def play(u: str, a: str = action, e: int | None = expect) -> Any:
+                return self.services.tables.move(board, u, a, e)
+
+            state = self.request(self.as_user(token, play), set(), True)
             self.check_reply(board, controller, state)
             self.after_change(board)
 
@@ -1003,7 +1005,7 @@ def test_the_service_keeps_its_promises(template, tmp_path) -> None:
     class Machine(ServiceMachine):
         pass
 
-    Machine.copies = staticmethod(_copies(backend, made, tmp_path))  # type: ignore[assignment]
+    Machine.copies = staticmethod(_copies(backend, made, tmp_path))
     Machine.template = made
     run_state_machine_as_test(Machine, settings=_settings(
         12 if backend == "sqlite" else 6, 40))

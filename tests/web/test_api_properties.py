@@ -116,7 +116,7 @@ class ApiMachine(RuleBasedStateMachine):
         # players' choices) come from the example's seed, so a failure replays and shrinks.
         luck = random.Random(seed)
         self._secrets = tables_module.secrets
-        tables_module.secrets = SimpleNamespace(  # type: ignore[assignment]
+        tables_module.secrets = SimpleNamespace(  # type: ignore[assignment,unused-ignore]
             randbits=luck.getrandbits, compare_digest=secrets.compare_digest,
             token_urlsafe=lambda size: f"invite-{luck.getrandbits(48):012x}")
         preset = PRESETS[name]
@@ -142,7 +142,7 @@ class ApiMachine(RuleBasedStateMachine):
                 self.check_streams()
         finally:
             if hasattr(self, "_secrets"):
-                tables_module.secrets = self._secrets  # type: ignore[assignment]
+                tables_module.secrets = self._secrets
             for sockets in self.watchers.values():
                 for watcher in sockets:
                     watcher.close()
@@ -299,14 +299,14 @@ class ApiMachine(RuleBasedStateMachine):
             sockets[-1].wait_for_state(row.last_event)
             got = [(m["n"], m["event"]) for w in sockets for m in w.events()]
             assert got == log, f"{userid}'s socket did not get the log exactly once"
-            seat = None if userid in ("spectator", "bogus") else self.names.index(userid)
+            watching = None if userid in ("spectator", "bogus") else self.names.index(userid)
             for watcher in sockets:
                 with watcher._changed:
                     states = [m for m in watcher.messages if m["type"] == "state"]
                 for message in states:
-                    self.check_state(seat, message["table"])
-        for seat, table in self.replies:
-            self.check_state(seat, table)
+                    self.check_state(watching, message["table"])
+        for replied, table in self.replies:
+            self.check_state(replied, table)
         self.replies.clear()
 
     def check_state(self, seat: int | None, table: dict[str, Any]) -> None:
