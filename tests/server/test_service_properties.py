@@ -779,6 +779,16 @@ class ServiceMachine(RuleBasedStateMachine):
             if controller.startswith("bot:"):
                 self.run_bots()
                 continue
+            if stored.row.clock_seconds and stored.row.live and data.draw(
+                    st.integers(0, 2), label="the clock runs out") == 0:
+                self.clock.advance(stored.row.clock_seconds + 1)
+                self.run_bots()  # a computer player makes that one move
+                after = load(self.db, board)
+                assert after is not None and len(after.moves) > len(stored.moves)
+                ran_out = after.moves[len(stored.moves)]
+                assert (ran_out.seat, ran_out.kind) == (game.to_move, "clock")
+                assert after.seats[game.to_move].controller == controller  # still theirs
+                continue
             token = self.token_of(controller)
             if token is None:
                 return  # locked out: the move waits (or the clock runs out)
