@@ -1018,4 +1018,4 @@ def test_the_service_keeps_its_promises(template, tmp_path) -> None:
     Machine.copies = staticmethod(_copies(backend, made, tmp_path))
     Machine.template = made
     run_state_machine_as_test(Machine, settings=_settings(
-        12 if backend == "sqlite" else 6, 40))
+        8 if backend == "sqlite" else 4, 40))
