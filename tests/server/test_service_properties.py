@@ -941,10 +941,6 @@ class ServiceMachine(RuleBasedStateMachine):
             assert row.claimed_move is None and row.due_at is None
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "tables.Tables.make_move -> _player_seat refuses 'The game has ended' (Illegal, HTTP "
-    "422) before it looks at the expected move number (Stale, 409): a client that races "
-    "the game's last move, or repeats it, gets 422 with a rule's message instead of 409"))
 def test_a_stale_number_on_a_game_just_ended_is_stale(database, clock, people) -> None:
     """Found by the state machine at the API (tests/web/test_api_properties.py, race):
     two clients of the mover post the same last move with the same number; one gets 200,
@@ -966,12 +962,6 @@ def test_a_stale_number_on_a_game_just_ended_is_stale(database, clock, people) -
 
 
 @pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason="PostgreSQL's READ COMMITTED")
-@pytest.mark.xfail(strict=True, reason=(
-    "store.PositionCache.game catches the game up with every stored move numbered above "
-    "its cached count (store.py, the query in PositionCache.game), not only up to the "
-    "row's move_count: on PostgreSQL (READ COMMITTED) a move committed between reading "
-    "the game row and reading the moves lands in the game, so Queries.table returns "
-    "next_move N with the view after move N"))
 def test_a_read_never_mixes_two_moments() -> None:
     """Found by the API state machine on PostgreSQL (racing clients all got 409 "move #7
     is stale: board at #8": the table said next_move 7 but showed the position after

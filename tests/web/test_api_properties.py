@@ -28,7 +28,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import httpx
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
@@ -252,12 +251,6 @@ class ApiMachine(RuleBasedStateMachine):
         if 200 in codes:
             self.accepted.append((following, mine["you"]["seat"], actions[0]))
         losers = [409] * (racers - 1)
-        if self.services.queries.table(self.board, None)["status"] != "active":
-            # Known: a loser that comes after the game's last move (the winner's, or a
-            # computer player's right after it) gets 422 "The game has ended", not 409
-            # (see the strict xfail in tests/server/test_service_properties.py).
-            losers = sorted(a.status_code for a in answers
-                            if a is not None and a.status_code in (409, 422))[:racers - 1]
         assert codes == sorted([200, *losers]), [(a.status_code, a.text) for a in answers if a]
 
     @rule()
@@ -319,16 +312,7 @@ class ApiMachine(RuleBasedStateMachine):
         assert table["view"] == codec.view_to_json(expected), "a view shows what it may not"
 
 
-def test_the_api_and_the_stream_keep_their_promises(server, services, tokens, backend,
-                                                    request: pytest.FixtureRequest):
-    if backend == "postgresql":
-        # A read may mix two moments on PostgreSQL (test_a_read_never_mixes_two_moments
-        # in tests/server/test_service_properties.py, strict xfail): a table state says
-        # next_move N and shows the position after move N, so a client racing with N gets
-        # 409 and a state fails the check against the core.  Timing decides whether an
-        # example meets it: not strict.  Remove this once store.py is fixed.
-        request.applymarker(pytest.mark.xfail(strict=False, reason="store.py mixes moments"))
-
+def test_the_api_and_the_stream_keep_their_promises(server, services, tokens, backend) -> None:
     class Machine(ApiMachine):
         pass
 

@@ -88,8 +88,11 @@ class PositionCache:
             self.misses += 1
             count, game = 0, build_game(row)
         if count < row.move_count:
+            # Only up to the row's count: on PostgreSQL (READ COMMITTED) a move committed
+            # after the row was read would otherwise mix two moments in one position.
             for move in session.scalars(select(MoveRow).where(
-                    MoveRow.game_id == row.id, MoveRow.number > count)
+                    MoveRow.game_id == row.id, MoveRow.number > count,
+                    MoveRow.number <= row.move_count)
                     .order_by(MoveRow.number)):
                 game.apply(parse_action(move.action), seat=move.seat)
         return game

@@ -138,11 +138,18 @@ class Tables:
     def make_move(self, board: int, userid: str, action: str, expect: int | None,
                   comment: str | None = None) -> Board:
         with self.store.write(board) as b:
-            seat = self._player_seat(b, userid)
+            ended = b.row.status not in ("waiting", "active")
+            if not ended:
+                seat = self._player_seat(b, userid)
+            # On an ended game the number is checked before "the game has ended": a client
+            # that raced the last move learns its number is stale (409), as every other
+            # loser of a race does.
             if expect is not None and expect != b.next_move:
                 when = "is in the future" if expect > b.next_move else "is stale"
                 raise Stale(f"move #{expect} {when}: board {board} is at move "
                             f"#{b.next_move}", b.next_move)
+            if ended:
+                seat = self._player_seat(b, userid)  # refuses: the game has ended
             assert b.game is not None
             if seat != b.game.to_move and not b.game.legal_actions(seat):
                 raise Stale("It is not your move", b.next_move)
