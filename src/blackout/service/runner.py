@@ -120,7 +120,7 @@ class Runner:
         one indexed query (``min(due_at)``)."""
         self.catch_up()
         with self.store.db.read() as session:
-            soonest = session.scalar(select(func.min(GameRow.due_at)))
+            soonest: datetime | None = session.scalar(select(func.min(GameRow.due_at)))
         if soonest is None:
             return None
         return max(0.0, (soonest - self.clock()).total_seconds())

@@ -139,8 +139,7 @@ class Tables:
                   comment: str | None = None) -> Board:
         with self.store.write(board) as b:
             ended = b.row.status not in ("waiting", "active")
-            if not ended:
-                seat = self._player_seat(b, userid)
+            seat = None if ended else self._player_seat(b, userid)
             # On an ended game the number is checked before "the game has ended": a client
             # that raced the last move learns its number is stale (409), as every other
             # loser of a race does.
@@ -148,7 +147,7 @@ class Tables:
                 when = "is in the future" if expect > b.next_move else "is stale"
                 raise Stale(f"move #{expect} {when}: board {board} is at move "
                             f"#{b.next_move}", b.next_move)
-            if ended:
+            if seat is None:  # the game has ended
                 seat = self._player_seat(b, userid)  # refuses: the game has ended
             assert b.game is not None
             if seat != b.game.to_move and not b.game.legal_actions(seat):
