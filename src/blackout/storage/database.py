@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,6 +52,7 @@ class Database:
         except (ArgumentError, ImportError) as exc:
             raise DatabaseError(f"cannot use database {self.url!r}: {exc}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._unit = threading.local()
         if migrate:
             self.migrate()
 
@@ -78,9 +80,32 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
-        """A session in one transaction: committed on success, rolled back on error."""
+        """A session in one transaction: committed on success, rolled back on error.
+        Inside :meth:`unit` (in the same thread) it is a savepoint of the unit's
+        transaction instead: an error rolls back only this block, and nothing is
+        committed before the unit ends."""
+        outer: Session | None = getattr(self._unit, "session", None)
+        if outer is not None:
+            with outer.begin_nested():
+                yield outer
+            return
         with self._sessions() as session, session.begin():
             yield session
+
+    @contextmanager
+    def unit(self) -> Iterator[Session]:
+        """One transaction for everything this thread does in the block: every
+        :meth:`transaction` inside it joins it (as a savepoint), so a request's effects
+        and the record of its answer commit together or not at all (the mail gateway's
+        command and its reply)."""
+        if getattr(self._unit, "session", None) is not None:
+            raise RuntimeError("a unit of work is already open in this thread")
+        with self._sessions() as session, session.begin():
+            self._unit.session = session
+            try:
+                yield session
+            finally:
+                self._unit.session = None
 
     def dispose(self) -> None:
         self.engine.dispose()
