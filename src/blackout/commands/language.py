@@ -16,7 +16,15 @@ from typing import Any
 from blackout.commands import render
 from blackout.commands.usage import BOARD, BOARD_AT, HELP, USAGE
 from blackout.core.rules import variant
-from blackout.service import BOT_PREFIX, Event, Service, ServiceError, ratings, standings
+from blackout.service import (
+    BOT_PREFIX,
+    Event,
+    MoveAccepted,
+    Service,
+    ServiceError,
+    ratings,
+    standings,
+)
 
 
 class CommandError(ValueError):
@@ -87,7 +95,8 @@ def _signup(service: Service, args: list[str], ctx: Context) -> Reply:
 
 def _password(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("password", args, 3)
-    service.change_password(*args, source=ctx.source)
+    userid, old, new = args
+    service.change_password(userid, old, new, source=ctx.source)
     return Reply(f"password changed for {args[0]}")
 
 
@@ -185,9 +194,10 @@ def _move(service: Service, args: list[str], ctx: Context) -> Reply:
         text, expected = guarded.group(1), int(guarded.group(2))
     outcome = service.move(board, userid, password, text, expected=expected,
                            comment=ctx.comment, source=ctx.source)
+    made = outcome.events[0]
+    assert isinstance(made, MoveAccepted)  # a move's first event is the move
     return _after_move(service, outcome.board, userid, outcome.events,
-                       f"move #{outcome.events[0].number} accepted on board {board}: "
-                       f"{outcome.events[0].action}")
+                       f"move #{made.number} accepted on board {board}: {made.action}")
 
 
 def _queue(service: Service, args: list[str], ctx: Context) -> Reply:

@@ -278,7 +278,7 @@ def _parse(content: bytes) -> EmailMessage:
             AttributeError, MessageError) as exc:
         detail = "nested too deeply" if isinstance(exc, RecursionError) else "malformed"
         raise Unreadable(f"the message is {detail}") from None
-    return message  # type: ignore[return-value]
+    return message
 
 
 def _sender(message: EmailMessage) -> str:

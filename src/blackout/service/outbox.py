@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import CursorResult, delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from blackout.storage import Database, OutboxMail
@@ -156,7 +157,8 @@ class Outbox:
         with self.db.transaction() as session:
             done = delete(OutboxMail).where(or_(OutboxMail.sent_at < cutoff,
                                                 OutboxMail.given_up_at < cutoff))
-            return session.execute(done).rowcount or 0
+            result: CursorResult[Any] = session.execute(done)  # type: ignore[assignment]
+            return result.rowcount or 0
 
     def pending(self) -> int:
         """How many mails are still to be sent (not sent, not given up)."""
