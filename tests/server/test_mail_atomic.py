@@ -95,3 +95,42 @@ def test_account_and_game_commands_roll_back_with_their_answer(mail, service, pe
     with database.transaction() as session:
         assert session.get(Account, "ann").password_hash == old_hash
     assert service.games() == [] and outbox_count(database) == 0
+
+
+def test_one_mail_delivered_many_times_at_once_runs_once(mail, service, people):
+    """A sender's mail system that delivers the same mail over several connections at
+    the same moment: one move, and every copy answered with its answer."""
+    import queue
+    import threading
+
+    sink, port, gateway = mail
+    service.challenge(["ann", "bob", "cy", "di"], PBM, seed=2)
+    gateway.deliver()
+    assert len(sink.take(4)) == 4
+    move = (b"From: ann@example.org\r\nMessage-ID: <race.1@example.org>\r\n"
+            b"Subject: blackout move 101 ann ann-pw 0\r\n\r\n\r\n")
+    copies = 6
+    barrier = threading.Barrier(copies)
+    codes: list[int] = []
+
+    def deliver() -> None:
+        barrier.wait(timeout=30)
+        codes.append(send_raw(port, "ann@example.org", move)[0])
+
+    threads = [threading.Thread(target=deliver) for _ in range(copies)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert codes == [250] * copies
+    assert len(service.snapshot(101).moves) == 1
+    mails = []
+    while True:  # the boards once, and the answer (copies not yet sent merge into one)
+        try:
+            mails.append(sink.mails.get(timeout=2))
+        except queue.Empty:
+            break
+    answers = [m.get_content() for m in mails if str(m["Subject"]).startswith("Re:")]
+    boards = [m for m in mails if str(m["Subject"]).startswith("blackout Board 101")]
+    assert len(boards) == 4 and 1 <= len(answers) <= copies
+    assert all("move #1 accepted" in answer for answer in answers)

@@ -94,7 +94,15 @@ class Gateway:
         words = _command_words(_raw_subject(message))
         shown = _subject_of(redact(words))
         topic = _answer_topic(message)
-        with self.service.db.unit():
+        from sqlalchemy import text
+
+        with self.service.db.unit() as session:
+            if topic is not None and not self.service.db.is_sqlite:
+                # One mail at a time per Message-ID (a resend racing the first delivery
+                # waits for it, then finds its answer).  SQLite's writer lock, taken by
+                # the unit's first statement, already serializes every command.
+                session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                {"key": int(topic[-15:], 16)})
             self._throttle(sender, shown)
             outcome = self._run(sender, shown, words, message, topic)
         _log(f"{sender}: {shown}: {outcome}")  # committed

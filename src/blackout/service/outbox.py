@@ -107,7 +107,8 @@ class Outbox:
         """How many mails to ``recipient`` were written since ``since``."""
         with self.db.transaction() as session:
             return session.scalar(select(func.count()).select_from(OutboxMail).where(
-                OutboxMail.recipient == recipient, OutboxMail.created_at >= since)) or 0
+                func.lower(OutboxMail.recipient) == recipient.lower(),
+                OutboxMail.created_at >= since)) or 0
 
     def claim(self, limit: int = CLAIM_LIMIT) -> list[PendingMail]:
         """The rows due now, claimed for one delivery attempt: the players' mail
