@@ -134,3 +134,25 @@ def test_one_mail_delivered_many_times_at_once_runs_once(mail, service, people):
     boards = [m for m in mails if str(m["Subject"]).startswith("blackout Board 101")]
     assert len(boards) == 4 and 1 <= len(answers) <= copies
     assert all("move #1 accepted" in answer for answer in answers)
+
+
+def test_a_rolled_back_move_leaves_no_trace_in_the_gateways_position_cache(
+        mail, service, people, database):
+    """The gateway process caches positions as moves are made; a move rolled back with
+    its answer must not be taken for the board's when another process then commits a
+    different move under the same number."""
+    from blackout.service import Service as OtherProcess
+    from blackout.storage import GameRow
+
+    port = mail[1]
+    service.challenge(["ann", "bob", "cy", "di"], PBM, seed=2)
+    refuse_answers(database)
+    with pytest.raises(smtplib.SMTPDataError):
+        test_mail.send(port, "ann@example.org", "blackout move 101 ann ann-pw 0")
+    allow_answers(database)
+    OtherProcess(database).move(101, "ann", "ann-pw", "1")  # the command line, say
+    with database.transaction() as session:
+        row = session.get(GameRow, 101)
+        cached = service.parts.store.cache.game(session, row)
+    assert [str(m.action) for m in cached.history] == ["1"]
+    assert [str(m.action) for m in service.snapshot(101).game.history] == ["1"]

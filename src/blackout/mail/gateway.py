@@ -36,6 +36,7 @@ from blackout.commands.language import BOARD
 from blackout.mail.notices import mail_notices
 from blackout.service import Event, Service, ServiceError
 from blackout.service.outbox import Notice, PendingMail
+from blackout.service.store import PositionCache
 
 MAX_COMMENT = 1000
 #: The longest address (RFC 5321) and subject the outbox stores.
@@ -96,15 +97,24 @@ class Gateway:
         topic = _answer_topic(message)
         from sqlalchemy import text
 
-        with self.service.db.unit() as session:
-            if topic is not None and not self.service.db.is_sqlite:
-                # One mail at a time per Message-ID (a resend racing the first delivery
-                # waits for it, then finds its answer).  SQLite's writer lock, taken by
-                # the unit's first statement, already serializes every command.
-                session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                                {"key": int(topic[-15:], 16)})
-            self._throttle(sender, shown)
-            outcome = self._run(sender, shown, words, message, topic)
+        try:
+            with self.service.db.unit() as session:
+                if topic is not None and not self.service.db.is_sqlite:
+                    # One mail at a time per Message-ID (a resend racing the first
+                    # delivery waits for it, then finds its answer).  SQLite's writer
+                    # lock, taken by the unit's first statement, already serializes
+                    # every command.
+                    session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                    {"key": int(topic[-15:], 16)})
+                self._throttle(sender, shown)
+                outcome = self._run(sender, shown, words, message, topic)
+        except BaseException:
+            # The position cache kept the unit's moves as they were made: rolled back,
+            # they must not be taken for the board's (another process may commit other
+            # moves under the same numbers).
+            store = self.service.parts.store
+            store.cache = PositionCache(store.cache.size)
+            raise
         _log(f"{sender}: {shown}: {outcome}")  # committed
 
     def _run(self, sender: str, shown: str, words: list[str], message: EmailMessage,
