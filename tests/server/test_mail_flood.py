@@ -131,8 +131,10 @@ def test_a_stranger_flooding_help_never_holds_back_a_board(gateway, service, peo
 def test_boards_go_before_a_backlog_of_answers(service, people):
     """Mail that piled up (the relay was away, a burst of commands): the players' boards
     are claimed and sent ahead of the answers to commands, whatever their age."""
+    from blackout.mail import mail_notices
     from blackout.service.outbox import CLAIM_LIMIT, Notice
 
+    service.notifier = mail_notices  # as every front end installs it
     service.post([Notice("spam@evil.example", f"Re: blackout help {n}", "help")
                   for n in range(3 * CLAIM_LIMIT)])
     service.challenge(["ann", "bob", "cy", "di"], variant("pbmserv"))
