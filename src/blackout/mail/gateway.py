@@ -108,6 +108,8 @@ class Gateway:
                                     {"key": int(topic[-15:], 16)})
                 self._throttle(sender, shown)
                 outcome = self._run(sender, shown, words, message, topic)
+        except Throttled:
+            raise  # before anything was written
         except BaseException:
             # The position cache kept the unit's moves as they were made: rolled back,
             # they must not be taken for the board's (another process may commit other
@@ -253,7 +255,8 @@ class Gateway:
             return f"550 5.6.0 Not a command this server can read: {exc}"
         except Throttled as exc:
             _log(f"held back a mail: {exc}")
-            return f"451 4.7.1 Too many mails; nothing was done, try again later ({exc})"
+            return ("451 4.7.1 Too many mails from this address; nothing was done, try "
+                    "again later")
         except SQLAlchemyError as exc:
             # Nothing was committed: a temporary failure makes the sender's mail system
             # try again later instead of losing the command.
