@@ -126,16 +126,14 @@ def test_wrong_codes_are_throttled(service, clock):
 
 
 def test_one_address_is_the_confirmed_address_of_one_account(mail, service, people,
-                                                             database):
+                                                             database, clock):
     sink, port, _ = mail
     first = signup_by_mail(sink, port, "zed", "shared@example.org")
     # A second account on the same address: its code waits (one mail per 10 minutes).
     send(port, "shared@example.org", "blackout signup yan shared@example.org yan-pw")
     assert "a confirmation code went to shared@example.org a moment ago" in \
         sink.take(1)[0].get_content()
-    with database.transaction() as session:
-        session.get(Account, "yan").confirm_sent_at = None  # as if the 10 minutes passed
-        session.get(Account, "zed").confirm_sent_at = service.clock() - RESEND_AFTER
+    clock.advance(seconds=RESEND_AFTER.total_seconds())
     send(port, "shared@example.org", "blackout confirm yan")
     second = code_of(next(m for m in sink.take(2) if str(m["Subject"]).startswith("blackout")))
     send(port, "shared@example.org", f"blackout confirm zed {first}")
@@ -184,3 +182,44 @@ def test_web_accounts_play_without_confirming(database, clock):
             services.tables.move(board, userid, actions[0])
             played += 1
     assert played >= 2 and not services.accounts.is_confirmed("wes")
+
+
+def stored_code(database, userid: str) -> str:
+    """The code as it went out (the outbox row of its mail; the account has its hash)."""
+    with database.transaction() as session:
+        subjects = list(session.scalars(select(OutboxMail.subject).where(
+            OutboxMail.subject.like(f"blackout confirm {userid} %"))))
+    return subjects[-1].split()[-1]
+
+
+def confirm_at_once(accounts, userid: str, code: str, barrier, outcomes: list[str]) -> None:
+    barrier.wait(timeout=30)
+    try:
+        outcomes.append(accounts.confirm(userid, code))
+    except errors.Forbidden as exc:
+        outcomes.append(exc.message)
+
+
+def test_two_accounts_confirming_one_address_at_once_only_one_wins(service, database,
+                                                                   clock):
+    import threading
+
+    accounts = service.parts.accounts
+    for round_ in range(4):
+        users = [f"u{round_}a", f"u{round_}b"]
+        for userid in users:
+            accounts.signup(userid, f"same{round_}@example.org", "pw-pw")
+            clock.advance(seconds=RESEND_AFTER.total_seconds())
+        codes = {userid: stored_code(database, userid) for userid in users}
+        barrier = threading.Barrier(2)
+        outcomes: list[str] = []
+        threads = [threading.Thread(target=confirm_at_once,
+                                    args=(accounts, u, codes[u], barrier, outcomes))
+                   for u in users]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert sum("is confirmed" in o for o in outcomes) == 1, outcomes
+        assert sum("already the confirmed address of another" in o for o in outcomes) == 1
+        assert sum(accounts.is_confirmed(u) for u in users) == 1
