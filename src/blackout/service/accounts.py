@@ -176,21 +176,28 @@ class Accounts:
 
     def _send_code(self, session: Session, account: Account) -> str:
         """Mail a new code to the account's address, unless one went to that address
-        less than ``RESEND_AFTER`` ago."""
-        now = self.clock()
-        recent = session.scalar(select(func.max(Account.confirm_sent_at)).where(
-            func.lower(Account.email) == account.email.lower()))
-        if recent is not None and now - recent < RESEND_AFTER:
-            minutes = -(-(RESEND_AFTER - (now - recent)).total_seconds() // 60)
-            return (f"a confirmation code went to {account.email} a moment ago; mail "
-                    f"'blackout confirm {account.userid}' for a new one in {minutes:.0f} "
-                    "minutes")
+        less than ``RESEND_AFTER`` ago; what was done, for the user."""
+        wait = self._wait_before_sending(session, account)
+        if wait is not None:
+            return wait
         code = new_code()
         account.confirm_code_hash = code_hash(account.userid, account.email, code)
-        account.confirm_sent_at = now
+        account.confirm_sent_at = self.clock()
         self.outbox.post(session, [confirmation_mail(account.userid, account.email, code)])
         return (f"a confirmation code was mailed to {account.email}: reply to that mail (or "
                 f"send 'blackout confirm {account.userid} CODE') to play by mail")
+
+    def _wait_before_sending(self, session: Session, account: Account) -> str | None:
+        """Why no code may go to the account's address now (None: one may)."""
+        now = self.clock()
+        recent = session.scalar(select(func.max(Account.confirm_sent_at)).where(
+            func.lower(Account.email) == account.email.lower()))
+        if recent is None or now - recent >= RESEND_AFTER:
+            return None
+        minutes = -(-(RESEND_AFTER - (now - recent)).total_seconds() // 60)
+        return (f"a confirmation code went to {account.email} a moment ago; mail "
+                f"'blackout confirm {account.userid}' for a new one in {minutes:.0f} "
+                "minutes")
 
     def resend(self, userid: str) -> str:
         """Mail a new code to the account's unconfirmed address (throttled)."""
@@ -200,10 +207,10 @@ class Accounts:
                 raise NotFound(f"no account {userid}")
             if account.email_confirmed_at is not None:
                 return f"the address of {userid} is already confirmed"
-            message = self._send_code(session, account)
-        if message.startswith("a confirmation code went"):
-            raise Forbidden(message)
-        return message
+            wait = self._wait_before_sending(session, account)
+            if wait is not None:
+                raise Forbidden(wait)
+            return self._send_code(session, account)
 
     def confirm(self, userid: str, code: str, source: str | None = None) -> str:
         """Confirm the account's address with the code mailed to it."""
