@@ -24,7 +24,10 @@ from blackout.mail import Gateway, GatewayConfig
 from blackout.mail.gateway import STRANGER_REPLIES
 from blackout.service import Service
 
-from .test_mail import free_port
+from . import test_mail
+from .test_mail import free_port, send
+
+mail = test_mail.mail  # the gateway and relay fixture, shared
 
 SPAM = 300
 MOVES = 8
@@ -65,7 +68,7 @@ def gateway(service: Service) -> Iterator[tuple[SlowRelay, int]]:
     relay.stop()
 
 
-def mail(sender: str, subject: str) -> EmailMessage:
+def message_from(sender: str, subject: str) -> EmailMessage:
     message = EmailMessage()
     message["From"] = sender
     message["To"] = "blackout@test.example"
@@ -78,7 +81,7 @@ def flood(port: int, codes: list[int], count: int) -> None:
     with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
         for _ in range(count):
             try:
-                smtp.send_message(mail("spam@evil.example", "blackout help"))
+                smtp.send_message(message_from("spam@evil.example", "blackout help"))
                 codes.append(250)
             except smtplib.SMTPDataError as exc:
                 codes.append(exc.smtp_code)
@@ -101,7 +104,7 @@ def test_a_stranger_flooding_help_never_holds_back_a_board(gateway, service, peo
             player = snap.controller(snap.game.to_move)
             action = str(snap.game.legal_actions()[0])
             accepted = time.monotonic()  # the mail's answer comes after its boards went
-            smtp.send_message(mail(f"{player}@example.org",
+            smtp.send_message(message_from(f"{player}@example.org",
                                    f"blackout move {board} {player} {player}-pw "
                                    f"{action}#{number}"))
             for userid in ("ann", "bob", "cy", "di"):
@@ -143,3 +146,26 @@ def test_boards_go_before_a_backlog_of_answers(service, people):
     assert sorted(m.to for m in due[:4]) == [f"{p}@example.org"
                                              for p in ("ann", "bob", "cy", "di")]
     assert all(m.subject.startswith("Re:") for m in due[4:])
+
+
+def test_the_strangers_limit_is_per_hour_and_players_have_none(mail, service, people,
+                                                                clock):
+    sink, port, _ = mail
+
+    def helps(sender: str, count: int) -> list[int]:
+        codes = []
+        for _ in range(count):
+            try:
+                send(port, sender, "blackout help")
+                codes.append(250)
+            except smtplib.SMTPDataError as exc:
+                codes.append(exc.smtp_code)
+        return codes
+
+    assert helps("Spam@Evil.example", STRANGER_REPLIES + 2) == \
+        [250] * STRANGER_REPLIES + [451, 451]
+    assert helps("spam@evil.example", 1) == [451]  # the same address, other case
+    clock.advance(hours=1, seconds=1)
+    assert helps("spam@evil.example", 1) == [250]
+    assert helps("ann@example.org", STRANGER_REPLIES + 2) == [250] * (STRANGER_REPLIES + 2)
+    assert len(sink.take(2 * STRANGER_REPLIES + 3)) == 2 * STRANGER_REPLIES + 3

@@ -150,7 +150,7 @@ class Gateway:
         if self.service.parts.accounts.confirmed_owner(sender) is not None:
             return
         since = self.service.clock() - STRANGER_WINDOW
-        if self.service.outbox.sent_to(sender, since) >= STRANGER_REPLIES:
+        if self.service.outbox.answers_to(sender, since) >= STRANGER_REPLIES:
             raise Throttled(f"more than {STRANGER_REPLIES} mails an hour from {sender}, "
                             "which is no account's confirmed address")
 

@@ -103,11 +103,13 @@ class Outbox:
             return None if row is None else Notice(row.recipient, row.subject, row.body,
                                                     row.summary, row.topic)
 
-    def sent_to(self, recipient: str, since: datetime) -> int:
-        """How many mails to ``recipient`` were written since ``since``."""
+    def answers_to(self, recipient: str, since: datetime) -> int:
+        """How many answers to commands (``Re:``) were written to ``recipient`` since
+        ``since``."""
         with self.db.transaction() as session:
             return session.scalar(select(func.count()).select_from(OutboxMail).where(
                 func.lower(OutboxMail.recipient) == recipient.lower(),
+                OutboxMail.subject.like(f"{REPLY_PREFIX}%"),
                 OutboxMail.created_at >= since)) or 0
 
     def claim(self, limit: int = CLAIM_LIMIT) -> list[PendingMail]:
