@@ -196,21 +196,31 @@ def measure(engine: Engine, hands: int, seed: int) -> dict[str, float]:
             "decisions_us": (done - dealt) / hands * 1e6}
 
 
+#: A whole game of the standard preset for the memory of a long game: 25 hands of 1 to 13
+#: and back down, each kept as a finished hand (and what undo needs to take it back).
+WHOLE_GAME = blackout.variant("standard")
+
+
 def bytes_per_game(game_class: type[Game], stage: str, games: int = 500) -> int:
     """Memory held by one of our game objects (tracemalloc, shared tables excluded).
 
     ``stage``: ``"new"`` just dealt, ``"mid"`` after the bids and 6 tricks,
-    ``"over"`` after the hand (history, tricks and the score row included).
+    ``"over"`` after the hand (history, tricks and the score row included), ``"game"``
+    a whole 25-hand game of the standard preset played to its end.
     """
     rng = random.Random(7)
-    moves = {"new": 0, "mid": len(PLAYERS) * (1 + 6), "over": 10_000}[stage]
+    rules = WHOLE_GAME if stage == "game" else RULES
+    moves = {"new": 0, "mid": len(PLAYERS) * (1 + 6), "over": 10_000, "game": 10**6}[stage]
+    if stage == "game":
+        games = max(1, games // 5)
     Ours(game_class).play(1, rng)  # load every lazily built table before measuring
+    game_class.new(rules, PLAYERS, seed=0)
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     kept = []
     for _ in range(games):
-        game = game_class.new(RULES, PLAYERS, seed=rng.getrandbits(63))
+        game = game_class.new(rules, PLAYERS, seed=rng.getrandbits(63))
         for _ in range(moves):
             if game.is_over:
                 break
@@ -221,22 +231,53 @@ def bytes_per_game(game_class: type[Game], stage: str, games: int = 500) -> int:
     return round(used / games)
 
 
+#: The bench's hand followed by a second one: for an undo across a hand's end.
+TWO_HANDS = blackout.variant(
+    "pbmserv", schedule=[CARDS_PER_HAND, CARDS_PER_HAND - 1], last_hand_no_trump=False,
+    scoring="tricks_plus_ten", inorder=True,
+)
+
+
+def _played(game_class: type[Game], rules: Any, moves: int) -> Game:
+    rng = random.Random(3)
+    game = game_class.new(rules, PLAYERS, seed=5)
+    for _ in range(moves):
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
 def search_costs(pyspiel: Any | None, rounds: int = 7, calls: int = 20_000) -> dict[str, float]:
     """Microseconds a call of what a search does at every node, halfway through a hand
-    (bids made, 18 cards played): our ``copy()``, our ``apply`` + ``undo`` of one card,
-    and OpenSpiel's ``clone()``; medians of rounds that alternate between them."""
-    rng = random.Random(3)
-    game = FastGame.new(RULES, PLAYERS, seed=5)
-    for _ in range(len(PLAYERS) + 18):
-        game.apply(rng.choice(game.legal_actions()))
-    card = game.legal_actions()[0]
-    timed: dict[str, Any] = {"blackout copy()": game.copy}
-    if COMPILED:
-        def play_and_undo() -> None:
-            game.apply(card)
-            game.undo()
-        timed["blackout apply() + undo()"] = play_and_undo
+    (bids made, 18 cards played), for each of our engines: ``copy()``, and ``apply`` +
+    ``undo`` of one card — one in mid-trick, one that ends a trick, and one that ends
+    the hand (the hand is scored and the next one dealt, then all taken back) — beside
+    OpenSpiel's ``clone()`` (its ``oh_hell`` has no undo); medians of rounds that
+    alternate between them."""
+    timed: dict[str, Any] = {}
+    for ours in our_engines():
+        game = _played(ours.game, RULES, len(PLAYERS) + 18)
+        card = game.legal_actions()[0]
+        ender = _played(ours.game, RULES, len(PLAYERS) + 19)
+        last_card = ender.legal_actions()[0]
+        hand_ender = _played(ours.game, TWO_HANDS, len(PLAYERS) * (1 + CARDS_PER_HAND) - 1)
+        hand_last = hand_ender.legal_actions()[0]
+        assert hand_ender.hand_number == 1 and ender.trick and len(ender.trick) == 3
+
+        def pair(game: Game, action: Any) -> Any:
+            apply, undo = game.apply, game.undo
+
+            def play_and_undo() -> None:
+                apply(action)
+                undo()
+            return play_and_undo
+
+        timed[f"{ours.name} copy()"] = game.copy
+        timed[f"{ours.name} apply() + undo()"] = pair(game, card)
+        timed[f"{ours.name} apply() + undo(), a trick's last card"] = pair(ender, last_card)
+        timed[f"{ours.name} apply() + undo(), a hand's last card"] = pair(hand_ender,
+                                                                           hand_last)
     if pyspiel is not None:
+        rng = random.Random(3)
         state = OpenSpiel(pyspiel).deal(rng)
         for _ in range(len(PLAYERS) + 18):
             state.apply_action(rng.choice(state.legal_actions()))
@@ -244,10 +285,12 @@ def search_costs(pyspiel: Any | None, rounds: int = 7, calls: int = 20_000) -> d
     samples: dict[str, list[float]] = {name: [] for name in timed}
     for _ in range(rounds):
         for name, call in timed.items():
+            slow = "python" in name or "hand's last" in name
+            count = calls // 10 if slow else calls
             start = time.perf_counter()
-            for _ in range(calls):
+            for _ in range(count):
                 call()
-            samples[name].append((time.perf_counter() - start) / calls * 1e6)
+            samples[name].append((time.perf_counter() - start) / count * 1e6)
     return {name: round(statistics.median(times), 3) for name, times in samples.items()}
 
 
@@ -304,7 +347,8 @@ def run(hands: int, rounds: int, check: int) -> dict[str, Any]:
         "engines": {name: _summary(runs) for name, runs in samples.items()},
         "search_us_per_call": search_costs(pyspiel),
         "bytes_per_game": {e.name: {stage: bytes_per_game(e.game, stage)
-                                    for stage in ("new", "mid", "over")} for e in ours},
+                                    for stage in ("new", "mid", "over", "game")}
+                           for e in ours},
     }
     if pyspiel is not None:
         result["same_game_checked_hands"] = check
@@ -364,7 +408,8 @@ def report(result: dict[str, Any]) -> str:
         f"{name} {us}" for name, us in result["search_us_per_call"].items()))
     for name, memory in result["bytes_per_game"].items():
         lines.append(f"memory per {name} game object: {memory['new']} bytes new, "
-                     f"{memory['mid']} after bids + 6 tricks, {memory['over']} finished")
+                     f"{memory['mid']} after bids + 6 tricks, {memory['over']} finished; "
+                     f"{memory['game']} after a whole 25-hand standard game")
     return "\n".join(lines)
 
 

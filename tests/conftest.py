@@ -1,30 +1,21 @@
 """Helpers shared by the rules-core tests: prearranged deals, scripted bidding and play,
 and a snapshot of everything a refused action must leave unchanged.
 
-``BLACKOUT_ENGINE=compiled`` runs the tests against the compiled engine: ``blackout.Game``
-becomes :class:`blackout.core.fast.FastGame` before any test module imports it
-(tests/test_engine_suite.py runs the core tests that way).
+The tests run against the default engine, ``blackout.Game``: the compiled one when it
+was built, else the pure-Python reference; ``BLACKOUT_ENGINE=reference`` (or
+``compiled``) chooses (see :mod:`blackout.core.fast`).  tests/test_engine_suite.py runs
+the core tests again against the other engine.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Callable, Mapping
 
 import pytest
 
 import blackout
-import blackout.core.game
-from blackout.core.fast import COMPILED, FastGame
-
-if os.environ.get("BLACKOUT_ENGINE") == "compiled":
-    if not COMPILED:
-        raise RuntimeError("BLACKOUT_ENGINE=compiled but the compiled engine was not built")
-    blackout.Game = blackout.core.game.Game = FastGame  # type: ignore[misc]
-
-
 from blackout import Action, Deal, Game, HandResult, IllegalAction
 from blackout.core.cards import RANK_NAMES
 

@@ -19,7 +19,8 @@ from blackout.core.actions import (
     parse_action,
 )
 from blackout.core.cards import Card, Suit
-from blackout.core.game import Deal, Game, Move
+from blackout.core.fast import Game
+from blackout.core.game import Deal, Move
 from blackout.core.record import RecordError
 from blackout.core.rules import VARIANTS, Rules, RulesError, variant
 from blackout.core.scoresheet import ScoreSheet, ScoreSheetError

@@ -32,7 +32,8 @@ from typing import Any
 from blackout.bots.basic import BasicBot
 from blackout.bots.expert import ExpertBot
 from blackout.core.actions import Action, ChooseTrump, Play, parse_action
-from blackout.core.game import Deal, Game
+from blackout.core.fast import Game
+from blackout.core.game import Deal
 from blackout.core.record import replay_record
 
 __all__ = ["ACCURATE_WITHIN", "Analysis", "Decision", "analyse"]

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from blackout import bots
-from blackout.core.game import Game
+from blackout.core.fast import Game
 from blackout.core.rules import variant
 
 __all__ = ["ArenaResult", "BotStats", "Interval", "Margin", "mean_interval", "paired_margins",

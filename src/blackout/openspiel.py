@@ -67,7 +67,8 @@ except ModuleNotFoundError as missing:
 
 from blackout.bots.sampling import Sampler
 from blackout.core.cards import CARDS, Card, cards_in
-from blackout.core.game import Deal, Game
+from blackout.core.fast import Game
+from blackout.core.game import Deal
 from blackout.core.rules import PRESETS, Rules, RulesError, variant
 from blackout.core.view import View
 from blackout.encoding import Encoding, default_players, largest_hand, position_text
@@ -510,9 +511,7 @@ def _deal_next_hand(game: Game, deal: Deal) -> None:
     in advance plays them instead, so the deal is added to the game's deals and the hand
     started again from it (nothing of the new hand has happened yet).
     """
-    assert len(game.deals) == game.hand_index
-    game.deals = (*game.deals, deal)
-    game._start_hand(game.hand_index, game.dealer)
+    game._redeal(deal)
 
 
 def _deal_unseen(view: View, rng: random.Random) -> list[int]:

@@ -40,7 +40,7 @@ except ModuleNotFoundError as missing:
     raise ModuleNotFoundError(f"blackout.pettingzoo needs `pip install 'blackout[pettingzoo]'` "
                               f"(missing: {missing.name})", name=missing.name) from None
 
-from blackout.core.game import Game
+from blackout.core.fast import Game
 from blackout.core.rules import PRESETS
 from blackout.core.rules import variant as preset_rules
 from blackout.encoding import Encoding, default_players, position_text

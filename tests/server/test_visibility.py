@@ -3,7 +3,8 @@
 Games of several presets are played move by move; at every position each view is
 checked: ``show`` and ``replay`` (an outsider: no unplayed card at all), ``showas`` and
 the board mailed to each player (their own hand only; in pbmserv's blind first hand,
-everyone's card but their own), and ``history`` (played cards only).
+everyone's card but their own), the mail's summary of what happened and ``history``
+(played cards only).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from sqlalchemy import select
 
 from blackout import variant
 from blackout.commands import board_text, execute, history_text
+from blackout.core.actions import Play
 from blackout.core.cards import cards_in
 from blackout.mail import Gateway, GatewayConfig
 from blackout.service import Service
@@ -56,6 +58,17 @@ def mailed_boards(service: Service) -> dict[str, str]:
         return {row.recipient: row.body for row in session.scalars(select(OutboxMail))}
 
 
+def mailed_summaries(service: Service) -> str:
+    """What the unsent mails say happened (moves, tricks, results since the first)."""
+    with service.db.transaction() as session:
+        return "\n".join(row.summary or "" for row in session.scalars(select(OutboxMail)))
+
+
+def played(game) -> set[str]:
+    """Every card played so far in the game, in any hand."""
+    return {str(m.action) for m in game.history if isinstance(m.action, Play)}
+
+
 @pytest.mark.parametrize(("name", "options", "players"), GAMES, ids=[g[0] for g in GAMES])
 def test_no_view_shows_a_hidden_card(service: Service, people, name, options, players):
     Gateway(service, GatewayConfig())  # boards are mailed (to the outbox) after each move
@@ -74,6 +87,8 @@ def test_no_view_shows_a_hidden_card(service: Service, people, name, options, pl
         assert len(mails) == len(snap.humans)
         for seat, userid in snap.humans:
             assert not card_words(mails[f"{userid}@example.org"]) & hidden_from(game, seat)
+        # The mail's account of what happened names played cards only.
+        assert card_words(mailed_summaries(service)) <= played(game)
         if game.to_move is None:
             break
         if not checked_commands:  # the commands and mails render through the same views

@@ -52,7 +52,7 @@ from blackout.core.events import (
     TrickTaken,
     TrumpNamed,
 )
-from blackout.core.game import Game
+from blackout.core.fast import Game
 from blackout.core.rules import PRESETS, VARIANTS, Rules, variant
 from blackout.core.view import HandResult, View
 

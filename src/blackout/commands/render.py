@@ -2,21 +2,169 @@
 
 A board is drawn from one seat's view (:meth:`blackout.Game.view`), so it holds only
 the cards that seat may see; an outsider's board holds no unplayed card at all.
+
+What happened in the game (who took each trick, where a hand ended, its scores) is told
+by the core's events (:mod:`blackout.core.events`), as the game returned them when the
+stored moves were replayed (:meth:`Snapshot.game_events`): :class:`Story` folds them,
+and nothing here works a trick's winner or a hand boundary out for itself.  Events are
+public by construction (a card is in one only once it is played).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from blackout.core.cards import Card, cards_in
-from blackout.core.scoresheet import ScoreSheet
-from blackout.core.view import View
+from blackout.core.actions import BidAction
+from blackout.core.cards import Card, Suit, cards_in
+from blackout.core.events import (
+    BidChanged,
+    BidMade,
+    CardPlayed,
+    Event,
+    GameOver,
+    HandDealt,
+    HandScored,
+    TrickTaken,
+    TrumpNamed,
+)
+from blackout.core.rules import Rules
+from blackout.core.view import HandResult, Phase, View
 from blackout.service import Snapshot, Standing
 
 
 def cards_text(cards: list[Card] | tuple[Card, ...]) -> str:
     return " ".join(str(card) for card in cards) or "-"
 
+
+# -- the game as its events tell it ------------------------------------------------------
+
+@dataclass
+class HandStory:
+    """One hand as its events tell it: the deal, the tricks taken, its score sheet row."""
+
+    dealt: HandDealt
+    tricks: list[TrickTaken] = field(default_factory=list)
+    played: int = 0  # cards played in the hand so far
+    result: HandResult | None = None
+
+    @property
+    def number(self) -> int:
+        return self.dealt.hand_number
+
+
+@dataclass
+class MoveStory:
+    """One stored move: the hand it was made in and everything it caused after itself
+    (the rules' automatic plays, tricks taken, the hand's end, the game's end)."""
+
+    hand: int
+    caused: list[Event]
+
+
+@dataclass
+class Story:
+    """A game told by its events: ``events[0]`` are the opening events, ``events[n]``
+    what move ``n`` caused (:meth:`Snapshot.game_events`)."""
+
+    hands: list[HandStory]
+    moves: list[MoveStory]
+    over: GameOver | None = None
+
+    @classmethod
+    def of(cls, events: Sequence[Sequence[Event]]) -> Story:
+        story = cls([], [])
+        for number, caused in enumerate(events):
+            move = MoveStory(story.hands[-1].number if story.hands else 0, [])
+            for event in caused:
+                story._add(event)
+                if not _is_the_move(event):
+                    move.caused.append(event)
+            if number:
+                story.moves.append(move)
+        return story
+
+    def _add(self, event: Event) -> None:
+        if isinstance(event, HandDealt):
+            self.hands.append(HandStory(event))
+            return
+        hand = self.hands[-1]
+        if isinstance(event, CardPlayed):
+            hand.played += 1
+        elif isinstance(event, TrickTaken):
+            hand.tricks.append(event)
+        elif isinstance(event, HandScored):
+            hand.result = event.result
+        elif isinstance(event, GameOver):
+            self.over = event
+
+    @property
+    def results(self) -> list[HandResult]:
+        """The score sheet: a row per finished hand."""
+        return [hand.result for hand in self.hands if hand.result is not None]
+
+    def last_trick(self) -> tuple[HandStory, TrickTaken] | None:
+        """The last trick taken, while it is worth showing: the current hand's last one,
+        or, until the next hand's first card (and once the game is over), the last
+        trick of the hand before."""
+        if not self.hands:
+            return None
+        current = self.hands[-1]
+        if current.tricks:
+            return current, current.tricks[-1]
+        if current.played or len(self.hands) < 2:
+            return None
+        previous = self.hands[-2]
+        return (previous, previous.tricks[-1]) if previous.tricks else None
+
+
+def _is_the_move(event: Event) -> bool:
+    """Whether ``event`` is a player's move itself (not something it caused)."""
+    if isinstance(event, CardPlayed):
+        return not event.auto
+    return isinstance(event, BidMade | BidChanged | TrumpNamed)
+
+
+def story_of(snap: Snapshot) -> Story:
+    return Story.of(snap.game_events())
+
+
+def trick_text(trick: TrickTaken, names: Sequence[str]) -> str:
+    """``ann AS, bob KS; won by ann``."""
+    played = ", ".join(f"{names[trick.seat_of(i, len(names))]} {c}"
+                       for i, c in enumerate(trick.cards))
+    return f"{played}; won by {names[trick.winner]}"
+
+
+def result_text(result: HandResult, names: Sequence[str]) -> str:
+    """``Hand 3 result: ann bid 1 took 1 +11 = 11; bob bid 2 took 2 +12 = 20``."""
+    return f"Hand {result.number} result: " + "; ".join(
+        f"{name} bid {_bid(bid)} took {took} {points:+d} = {total}"
+        for name, bid, took, points, total in zip(names, result.bids, result.tricks,
+                                                   result.points, result.totals,
+                                                   strict=True))
+
+
+def consequence_lines(caused: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """What a move caused, a line each: the rules' automatic plays, the tricks taken,
+    the hand's result (the next deal and the game's end are told elsewhere)."""
+    lines = []
+    for event in caused:
+        if isinstance(event, CardPlayed):
+            lines.append(f"{names[event.seat]} {event.card} (automatic)")
+        elif isinstance(event, TrickTaken):
+            lines.append(f"Trick: {trick_text(event, names)}")
+        elif isinstance(event, HandScored):
+            lines.append(result_text(event.result, names))
+    return lines
+
+
+def _bid(bid: BidAction | None) -> str:
+    return "-" if bid is None else str(bid)
+
+
+# -- boards ------------------------------------------------------------------------------
 
 def _names(snap: Snapshot) -> list[str]:
     names = []
@@ -28,24 +176,24 @@ def _names(snap: Snapshot) -> list[str]:
     return names
 
 
-def board_text(snap: Snapshot, seat: int | None = None, title: str = "") -> str:
-    """The board as ``seat`` sees it (``None``: an outsider, who sees no hand)."""
+def board_text(snap: Snapshot, seat: int | None = None, title: str = "",
+               story: Story | None = None) -> str:
+    """The board as ``seat`` sees it (``None``: an outsider, who sees no hand);
+    ``story``: :func:`story_of` ``snap``, when the caller has it already."""
     game = snap.game
-    names = list(game.players)
+    story = story or story_of(snap)
     lines = [f"Board {snap.board}: blackout ({game.rules.variant}){title}",
              "Players: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(_names(snap)))]
     # A replay of an earlier position (fewer moves than stored) shows that position.
     earlier = len(snap.moves) < snap.row.move_count
     if game.is_over or (snap.row.status != "active" and not earlier):
         lines.append(_result_line(snap))
+        lines += _last_trick_lines(story, game.players)
     else:
-        lines += _hand_lines(snap, game.view(seat) if seat is not None else game.public_view(),
-                             seat)
-    if game.hands_played:
-        sheet = ScoreSheet(game.rules, names)
-        sheet.rows = list(game.hands_played)
-        sheet.totals = list(game.scores)
-        lines += ["", "Score sheet:", sheet.render()]
+        lines += _hand_lines(snap, story,
+                             game.view(seat) if seat is not None else game.public_view(), seat)
+    if story.results:
+        lines += ["", "Score sheet:", sheet_text(game.rules, game.players, story.results)]
     lines += _comment_lines(snap, seat)
     return "\n".join(lines)
 
@@ -59,9 +207,23 @@ def _result_line(snap: Snapshot) -> str:
     return f"The game {ended}. Winner: {winners}. Scores: {scores}."
 
 
-def _hand_lines(snap: Snapshot, view: View, seat: int | None) -> list[str]:
-    game = snap.game
-    names = game.players
+def _last_trick_lines(story: Story, names: Sequence[str]) -> list[str]:
+    """The last trick taken and who won it; when it ended its hand (the next hand has
+    no card played yet, or the game is over), the hand's result too."""
+    shown = story.last_trick()
+    if shown is None:
+        return []
+    hand, trick = shown
+    if hand is story.hands[-1] and hand.result is None:
+        return [f"Last trick: {trick_text(trick, names)}"]
+    lines = [f"Last trick of hand {hand.number}: {trick_text(trick, names)}"]
+    if hand.result is not None:
+        lines.append(result_text(hand.result, names))
+    return lines
+
+
+def _hand_lines(snap: Snapshot, story: Story, view: View, seat: int | None) -> list[str]:
+    names = snap.game.players
     plural = "s" if view.cards_dealt > 1 else ""
     lines = [f"Hand {view.hand_number}, {view.cards_dealt} card{plural} each, "
              f"dealer {names[view.dealer]}"]
@@ -70,39 +232,37 @@ def _hand_lines(snap: Snapshot, view: View, seat: int | None) -> list[str]:
     else:
         trump = "no trump" if view.trump is None else view.trump.plural
         turned = f" (turned up {view.turn_up})" if view.turn_up is not None else ""
-        declarer = f", named by {names[view.declarer]}" if game.rules.trump == "declarer" and \
-            view.declarer is not None else ""
+        declarer = f", named by {names[view.declarer]}" if snap.game.rules.trump == \
+            "declarer" and view.declarer is not None else ""
         lines.append(f"Trump: {trump}{turned}{declarer}")
-    bids = ", ".join(f"{names[s]} {'-' if view.bids[s] is None else view.bids[s]}"
-                     for s in view.bidding_order)
+    bids = ", ".join(f"{names[s]} {_bid(view.bids[s])}" for s in view.bidding_order)
     lines.append(f"Bids: {bids}")
-    if view.phase == "play":
+    if view.phase == Phase.PLAY:
         lines.append("Tricks taken: " + ", ".join(
             f"{names[s]} {view.tricks_won[s]}" for s in range(len(names))))
-        if view.tricks:
-            last = view.tricks[-1]
-            played = ", ".join(f"{names[last.seat_of(i, len(names))]} {c}"
-                               for i, c in enumerate(last.cards))
-            lines.append(f"Last trick: {played}; won by {names[last.winner]}")
+        lines += _last_trick_lines(story, names)
         lines.append("Trick in progress: " + (", ".join(
             f"{names[s]} {c}" for s, c in view.trick) or "none yet"))
+    else:
+        lines += _last_trick_lines(story, names)  # the hand before's, until a card is led
     if view.to_move is not None:
-        doing = {"bid": "to bid", "trump": "to name trump", "play": "to play"}[view.phase]
+        doing = {Phase.BID: "to bid", Phase.TRUMP: "to name trump",
+                 Phase.PLAY: "to play"}[view.phase]
         lines.append(f"To move: {names[view.to_move]} ({doing}), move #{snap.next_number}")
     if seat is not None:
-        lines += _seat_lines(view, names)
+        lines += _seat_lines(view, names, seat)
     return lines
 
 
-def _seat_lines(view: View, names: tuple[str, ...]) -> list[str]:
+def _seat_lines(view: View, names: tuple[str, ...], seat: int) -> list[str]:
     lines = []
     if view.blind:
         lines.append("Your hand: hidden (the first hand is bid blind)")
         for s, mask in enumerate(view.hands):
-            if mask is not None and s != view.seat:
+            if mask is not None and s != seat:
                 lines.append(f"{names[s]} holds: {cards_text(list(cards_in(mask)))}")
     else:
-        lines.append(f"Your hand ({names[view.seat]}): {cards_text(view.my_cards)}")
+        lines.append(f"Your hand ({names[seat]}): {cards_text(view.my_cards)}")
     if view.legal_actions:
         lines.append("Your moves: " + ", ".join(str(a) for a in view.legal_actions))
     return lines
@@ -121,24 +281,75 @@ def _comment_lines(snap: Snapshot, seat: int | None) -> list[str]:
     return ["", "Comments:", *said] if said else []
 
 
+# -- the score sheet ---------------------------------------------------------------------
+
+def _trump_name(trump: Suit | None) -> str:
+    return "No Trumps" if trump is None else trump.plural.title()
+
+
+def sheet_text(rules: Rules, names: Sequence[str], rows: Sequence[HandResult]) -> str:
+    """The score sheet laid out like seed 004's sample (per hand a line of bids and
+    points, then one of tricks taken and running totals), in columns that line up
+    whatever the names and numbers: every width is measured from what it holds."""
+    heads = ["Cards", "Dealer", *(["Declarer"] if rules.trump == "declarer" else []),
+             "Trump"]
+    left_rows = [[str(row.cards), names[row.dealer],
+                  *([("" if row.declarer is None else names[row.declarer])]
+                    if rules.trump == "declarer" else []),
+                  _trump_name(row.trump)] for row in rows]
+    widths = [max(len(text) for text in column) for column in zip(heads, *left_rows,
+                                                                   strict=True)]
+
+    def left(cells: Sequence[str]) -> str:
+        return " ".join(cell.rjust(w) if i == 0 else cell.ljust(w)
+                        for i, (cell, w) in enumerate(zip(cells, widths, strict=True)))
+
+    # Each player's column holds two right-aligned parts: bid over took, points over total.
+    firsts = [_bid(b) for row in rows for b in row.bids] + [str(t) for row in rows
+                                                           for t in row.tricks]
+    seconds = [f"{p:+d}" for row in rows for p in row.points] + [
+        str(t) for row in rows for t in row.totals]
+    one = max([len("Took"), *(len(t) for t in firsts)])
+    two = max([len("Total"), *(len(t) for t in seconds)])
+    wide = [max(len(name), one + 1 + two) for name in names]
+
+    def players(pairs: Sequence[tuple[str, str]]) -> str:
+        return "".join(" " + f"{a:>{one}} {b:>{two}}".rjust(w)
+                       for (a, b), w in zip(pairs, wide, strict=True))
+
+    blank = " " * len(left(heads))
+    lines = [left(heads) + "".join(f" {name:>{w}}" for name, w in zip(names, wide,
+                                                                        strict=True)),
+             blank + players([("Bid", "Score")] * len(names)),
+             blank + players([("Took", "Total")] * len(names))]
+    for row, cells in zip(rows, left_rows, strict=True):
+        lines.append(left(cells) + players([(_bid(b), f"{p:+d}")
+                                            for b, p in zip(row.bids, row.points,
+                                                            strict=True)]))
+        lines.append(blank + players([(str(t), str(total))
+                                      for t, total in zip(row.tricks, row.totals,
+                                                          strict=True)]))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+# -- histories and lists -----------------------------------------------------------------
+
 def history_text(snap: Snapshot) -> str:
-    """Every move so far, hand by hand; automatic ones (computer players, the blind
-    hand) marked."""
+    """Every move so far, hand by hand, each followed by what it caused (the rules'
+    automatic plays, tricks taken, the hand's result); computer players' and queued
+    moves marked."""
     names = snap.game.players
-    stored = iter(zip(snap.moves, snap.hand_numbers(), strict=True))
+    story = story_of(snap)
     lines = [f"Board {snap.board}: {len(snap.moves)} moves"]
     hand = 0
-    for entry in snap.game.history:
-        if entry.auto:  # the rules' own plays follow the move that caused them
-            lines.append(f"      {names[entry.seat]} {entry.action} (automatic)")
-            continue
-        move, move_hand = next(stored)
-        if move_hand != hand:
-            hand = move_hand
+    for move, told in zip(snap.moves, story.moves, strict=True):
+        if told.hand != hand:
+            hand = told.hand
             lines.append(f"Hand {hand}:")
         mark = {"bot": " (computer)", "queued": " (queued)"}.get(move.kind, "")
         note = f"  -- {move.comment}" if move.comment else ""
         lines.append(f"#{move.number:<4} {names[move.seat]} {move.action}{mark}{note}")
+        lines += [f"      {line}" for line in consequence_lines(told.caused, names)]
     return "\n".join(lines)
 
 

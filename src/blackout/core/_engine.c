@@ -49,10 +49,27 @@ typedef struct {
     PyObject **bid_events;         /* [seat * 55 + code]: cached (BidMade,) tuples */
 } Config;
 
+/* The state a hand's end replaces (scoring, the end of the game, the next deal), kept
+ * so that undo() can take back the hand's last card.  Immutable once made and shared by
+ * copies: a reference-counted list, newest first. */
+#define SNAP_FIELDS(X) X(hand_index) X(cards) X(dealer) X(extra_hands) X(turn_up) X(trump) \
+    X(trump_decided) X(blind) X(declarer) X(bid_pos) X(leader) X(phase) X(to_move) \
+    X(is_over) X(nplayed) X(ntricks) X(nwinners)
+#define SNAP_DECLARE(f) int f;
+typedef struct Snap {
+    Py_ssize_t refs;
+    struct Snap *prev;
+    int nmoves, nhands; /* moves made and hands scored when the hand ended */
+    SNAP_FIELDS(SNAP_DECLARE)
+    uint8_t plays[52], trick_leader[52], trick_winner[52];
+    uint64_t seats[]; /* the block of per-seat arrays (seat_bytes) */
+} Snap;
+
 typedef struct {
     PyObject_HEAD
     /* fields from here to `end_of_state` are copied bytewise by copy() */
     Config *cfg;
+    Snap *snaps;
     int n, hand_index, cards, dealer, extra_hands, turn_up, trump, trump_decided, blind,
         declarer, bid_pos, leader, phase, to_move, is_over, nplayed, ntricks, nwinners,
         ndeals, nmoves, capmoves;
@@ -66,6 +83,51 @@ typedef struct {
 } Core;
 
 static PyTypeObject CoreType, ConfigType;
+
+/* The per-seat arrays live in one block: hands and dealt (uint64_t), then seven int
+ * arrays (see alloc_seats). */
+static inline size_t seat_bytes(int n) { return 2 * n * sizeof(uint64_t) + 7 * n * sizeof(int); }
+
+static void snap_release(Snap *s) {
+    while (s && --s->refs == 0) {
+        Snap *prev = s->prev;
+        PyMem_Free(s);
+        s = prev;
+    }
+}
+
+static int snap_push(Core *g) {
+    Snap *s = PyMem_Malloc(sizeof(Snap) + seat_bytes(g->n));
+    if (!s) { PyErr_NoMemory(); return -1; }
+    s->refs = 1;
+    s->prev = g->snaps;
+    s->nmoves = g->nmoves;
+    s->nhands = (int)PyList_GET_SIZE(g->hands_played);
+#define SNAP_SAVE(f) s->f = g->f;
+    SNAP_FIELDS(SNAP_SAVE)
+    memcpy(s->plays, g->plays, sizeof s->plays);
+    memcpy(s->trick_leader, g->trick_leader, sizeof s->trick_leader);
+    memcpy(s->trick_winner, g->trick_winner, sizeof s->trick_winner);
+    memcpy(s->seats, g->hands, seat_bytes(g->n));
+    g->snaps = s;
+    return 0;
+}
+
+/* Back to the end of the last finished hand, dropping its snapshot. */
+static int snap_pop(Core *g) {
+    Snap *s = g->snaps;
+    if (PyList_SetSlice(g->hands_played, s->nhands, PY_SSIZE_T_MAX, NULL) < 0) return -1;
+#define SNAP_LOAD(f) g->f = s->f;
+    SNAP_FIELDS(SNAP_LOAD)
+    memcpy(g->plays, s->plays, sizeof s->plays);
+    memcpy(g->trick_leader, s->trick_leader, sizeof s->trick_leader);
+    memcpy(g->trick_winner, s->trick_winner, sizeof s->trick_winner);
+    memcpy(g->hands, s->seats, seat_bytes(g->n));
+    g->snaps = s->prev;
+    if (g->snaps) g->snaps->refs++;
+    snap_release(s);
+    return 0;
+}
 
 /* ---------------------------------------------------------------- helpers -------- */
 
@@ -576,6 +638,7 @@ static int finish_game(Core *g) {
 
 static PyObject *finish_hand(Core *g) {
     int n = g->n;
+    if (snap_push(g) < 0) return NULL;
     int points[64], made[64];
     int *pp = n <= 64 ? points : PyMem_Malloc(2 * n * sizeof(int));
     if (!pp) return PyErr_NoMemory();
@@ -831,7 +894,7 @@ done:
 /* ------------------------------------------------------ life cycle ---------------- */
 
 static int alloc_seats(Core *g, int n) {
-    g->hands = PyMem_Malloc(2 * n * sizeof(uint64_t) + 7 * n * sizeof(int));
+    g->hands = PyMem_Malloc(seat_bytes(n));
     if (!g->hands) { PyErr_NoMemory(); return -1; }
     g->dealt = g->hands + n;
     int *ints = (int *)(g->dealt + n);
@@ -857,7 +920,7 @@ static PyObject *Core_start(Core *g, PyObject *args) {
     g->cfg = (Config *)new_ref(cfg);
     g->n = c->n;
     if (alloc_seats(g, g->n) < 0) return NULL;
-    memset(g->hands, 0, 2 * g->n * sizeof(uint64_t) + 7 * g->n * sizeof(int));
+    memset(g->hands, 0, seat_bytes(g->n));
     g->rules = new_ref(c->rules);
     g->given_players = new_ref(given);
     g->seed = new_ref(seed);
@@ -888,9 +951,10 @@ static PyObject *Core_copy(Core *g, PyObject *Py_UNUSED(ignored)) {
 #define INCREF_FIELD(f) Py_XINCREF(twin->f);
     OBJECT_FIELDS(INCREF_FIELD)
     Py_XINCREF(twin->cfg);
+    if (twin->snaps) twin->snaps->refs++;
     twin->hands_played = PyList_GetSlice(g->hands_played, 0, PY_SSIZE_T_MAX);
     if (!twin->hands_played || alloc_seats(twin, g->n) < 0) { Py_DECREF(twin); return NULL; }
-    memcpy(twin->hands, g->hands, 2 * g->n * sizeof(uint64_t) + 7 * g->n * sizeof(int));
+    memcpy(twin->hands, g->hands, seat_bytes(g->n));
     twin->capmoves = g->nmoves > 16 ? g->nmoves : 16;
     twin->moves = PyMem_Malloc(twin->capmoves * sizeof(uint32_t));
     if (!twin->moves) { Py_DECREF(twin); return PyErr_NoMemory(); }
@@ -918,6 +982,8 @@ static void Core_dealloc(Core *g) {
     Core_clear(g);
     PyMem_Free(g->hands);
     PyMem_Free(g->moves);
+    snap_release(g->snaps);
+    g->snaps = NULL;
     g->hands = NULL;
     g->moves = NULL;
     /* A subclass's type is released by subtype_dealloc, which called us. */
@@ -1006,25 +1072,81 @@ GET(_moves) {
     return l;
 }
 
-/* Take back the last card played, when it was played by a player (not pbmserv's blind
- * hand) in the hand still in progress: for search, a play/undo pair instead of a copy. */
+/* Take back the last move made by a player, and the moves the rules then made by
+ * themselves (pbmserv's blind hand), across tricks, hands and the end of the game: the
+ * game is again exactly as it was before that apply.  The same semantics as the
+ * reference Game.undo. */
 static PyObject *Core_undo(Core *g, PyObject *Py_UNUSED(ignored)) {
     if (unstarted(g)) return NULL;
-    uint32_t last = g->nmoves ? g->moves[g->nmoves - 1] : 0;
-    if (g->phase != PLAY || g->nplayed == 0 || (last & 0x7FFF) < PLAY_CODE || (last >> 15 & 1)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "only a card played in the hand in progress can be taken back");
+    if (g->nmoves == 0) {
+        PyErr_SetString(PyExc_ValueError, "there is no move to take back");
         return NULL;
     }
-    int seat = (int)(last >> 16), card = g->plays[--g->nplayed];
-    g->nmoves--;
-    g->hands[seat] |= 1ULL << card;
-    if (g->nplayed < g->ntricks * g->n) { /* that card had finished a trick */
-        g->ntricks--;
-        g->tricks_won[g->trick_winner[g->ntricks]]--;
-        g->leader = g->trick_leader[g->ntricks];
+    for (;;) {
+        uint32_t last = g->moves[--g->nmoves];
+        int seat = (int)(last >> 16), code = (int)(last & 0x7FFF);
+        if (code >= PLAY_CODE) {
+            if (g->snaps && g->snaps->nmoves == g->nmoves + 1 && snap_pop(g) < 0) {
+                g->nmoves++;
+                return NULL;
+            }
+            if (g->nplayed == g->ntricks * g->n) { /* this card ended a trick */
+                g->ntricks--;
+                g->tricks_won[g->trick_winner[g->ntricks]]--;
+                g->leader = g->trick_leader[g->ntricks];
+            }
+            g->hands[seat] |= 1ULL << g->plays[--g->nplayed];
+            g->to_move = seat;
+        } else if (code >= TRUMP_CODE) {
+            g->phase = TRUMP;
+            g->trump = -1;
+            g->trump_decided = 0;
+            g->leader = -1;
+            g->to_move = seat;
+        } else {
+            /* The bids of the hand in progress are the last moves (a finished hand ends
+               with cards); an earlier one by the same seat means this move changed it. */
+            int earlier = -1;
+            for (int i = g->nmoves - 1; i >= 0 && (int)(g->moves[i] & 0x7FFF) < TRUMP_CODE; i--)
+                if ((int)(g->moves[i] >> 16) == seat) { earlier = i; break; }
+            if (earlier >= 0) {
+                g->bids[seat] = (int)(g->moves[earlier] & 0x7FFF);
+                g->bid_time[seat] = earlier + 1;
+            } else {
+                g->bids[seat] = NONE_BID;
+                g->bid_time[seat] = 0;
+                int pos = 0;
+                while (g->order[pos] != seat) pos++;
+                g->bid_pos = pos;
+                g->phase = BID;
+                g->to_move = seat;
+                g->leader = -1;
+                g->declarer = -1;
+            }
+        }
+        if (!(last >> 15 & 1)) break;
     }
-    g->to_move = seat;
+    Py_RETURN_NONE;
+}
+
+/* _redeal_from(deals, deal_info): the hand just started dealt again from the last of
+ * the prearranged deals given (blackout.core.fast checks that nothing of it was played). */
+static PyObject *Core_redeal_from(Core *g, PyObject *args) {
+    PyObject *deals, *info;
+    if (unstarted(g)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &deals, &PyTuple_Type, &info)) return NULL;
+    if (PyTuple_GET_SIZE(info) != g->hand_index + 1) {
+        PyErr_SetString(PyExc_ValueError, "the deals must end with the hand in progress");
+        return NULL;
+    }
+    Py_INCREF(deals);
+    Py_SETREF(g->deals, deals);
+    Py_INCREF(info);
+    Py_SETREF(g->deal_info, info);
+    g->ndeals = (int)PyTuple_GET_SIZE(info);
+    PyObject *dealt = start_hand(g, g->hand_index, g->dealer);
+    if (!dealt) return NULL;
+    Py_DECREF(dealt);
     Py_RETURN_NONE;
 }
 
@@ -1049,10 +1171,12 @@ static PyMethodDef Core_methods[] = {
      "Make a move; return the events it caused."},
     {"copy", (PyCFunction)Core_copy, METH_NOARGS, "An independent copy (for search)."},
     {"undo", (PyCFunction)Core_undo, METH_NOARGS,
-     "Take back the last card played in the hand in progress (for search)."},
+     "Take back the last move a player made, with the moves the rules then made (for "
+     "search)."},
     {"opening_events", (PyCFunction)Core_opening_events, METH_NOARGS,
      "The events that started the game: the first hand's deal."},
     {"_start", (PyCFunction)Core_start, METH_VARARGS, NULL},
+    {"_redeal_from", (PyCFunction)Core_redeal_from, METH_VARARGS, NULL},
     {NULL}};
 
 static PyTypeObject CoreType = {

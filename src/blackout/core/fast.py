@@ -1,17 +1,28 @@
-"""The fastest engine available: the compiled one when it was built, else the reference.
+"""Which engine plays: the compiled one when it was built, else the pure-Python reference.
 
-:class:`FastGame` has exactly the API of :class:`blackout.core.game.Game` (it is a
-subclass of it: ``isinstance(FastGame.new(...), Game)`` holds).  Its state and hot
-operations — dealing, ``legal_actions``, ``apply`` and its events, trick and hand
-completion, scoring, ``copy`` — are C code (``blackout.core._engine``), driven by the
-same :class:`~blackout.core.rules.Rules`.  Everything else is the reference's own
-code reading the compiled state: the checks and messages of an illegal move (the C
-code hands any move it refuses to the reference ``apply``, which raises its
-``IllegalAction``), ``view``, ``record``, ``history``.
+:data:`Game` is the default engine — what ``blackout.Game`` is, and what the bots'
+arena, the service, the command line and the adapters start their games with.  It is
+:class:`CompiledGame` when the C extension was built (``pip install`` compiles it when a
+C compiler is present; :data:`COMPILED` says whether it was) and the reference
+:class:`blackout.core.game.Game` (also importable here as :class:`ReferenceGame`)
+otherwise.  The environment variable ``BLACKOUT_ENGINE``, read when this module is
+first imported, chooses: ``reference`` forces the pure-Python engine, ``compiled``
+insists on the C one (an error if it was not built), unset or ``auto`` picks the
+compiled one when there is one.  :data:`ENGINE` names the choice.  Either engine may
+also be used directly, whatever the default: ``blackout.core.game.Game`` is always the
+reference.
 
-``COMPILED`` says whether the C engine was built (``pip install`` compiles it when a C
-compiler is present; ``BLACKOUT_REQUIRE_FAST=1`` makes the test suite fail without it).
-Without it ``FastGame`` *is* the reference ``Game``.
+:class:`CompiledGame` has exactly the API of the reference (it is a subclass of it:
+``isinstance(game, blackout.core.game.Game)`` holds for both engines).  Its state and
+hot operations — dealing, ``legal_actions``, ``apply`` and its events, trick and hand
+completion, scoring, ``copy``, ``undo`` — are C code (``blackout.core._engine``),
+driven by the same :class:`~blackout.core.rules.Rules`.  Everything else is the
+reference's own code reading the compiled state: the checks and messages of an illegal
+move (the C code hands any move it refuses to the reference ``apply``, which raises its
+``IllegalAction``), ``view``, ``record``, ``history``.  A game keeps its engine through
+``copy()``, ``replay()``, pickling and ``copy.deepcopy``.
+
+:data:`FastGame` is the fastest engine there is, whatever ``BLACKOUT_ENGINE`` says.
 
 >>> from blackout.core.rules import variant
 >>> game = FastGame.new(variant("pbmserv"), ["ann", "bob", "cy", "di"], seed=7)
@@ -23,9 +34,10 @@ True
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from blackout.core import actions, events
 from blackout.core.cards import CARDS, Suit
@@ -34,7 +46,7 @@ from blackout.core.game import Game as ReferenceGame
 from blackout.core.rules import SCORINGS, TIEBREAKS, Rules
 from blackout.core.view import HandResult
 
-__all__ = ["COMPILED", "FastGame", "ReferenceGame"]
+__all__ = ["COMPILED", "ENGINE", "ENGINES", "FastGame", "Game", "ReferenceGame", "choose"]
 
 try:
     from blackout.core import _engine
@@ -51,6 +63,12 @@ def _coin(seed: int, tied: list[int]) -> int:
 
 def _reference_apply(game: ReferenceGame, action: Any, seat: int | None) -> Any:
     return ReferenceGame.apply(game, action, seat)
+
+
+def _deal_info(deals: tuple[Deal, ...]) -> tuple[tuple[Any, ...], ...]:
+    """Prearranged deals as the C engine reads them: (masks, turn-up, dealer, size)."""
+    return tuple((deal.masks, -1 if deal.turn_up is None else int(deal.turn_up),
+                  -1 if deal.dealer is None else deal.dealer, deal.size) for deal in deals)
 
 
 _TRUMP_RULES = ("turn_up", "spades", "declarer", "none")
@@ -128,27 +146,49 @@ if _engine is not None:
             if not rules.inorder and not deals:
                 _seeded(seed, "seats").shuffle(seats)
             first = ReferenceGame._first_dealer(start)  # type: ignore[arg-type]
-            deal_info = tuple(
-                (deal.masks, -1 if deal.turn_up is None else int(deal.turn_up),
-                 -1 if deal.dealer is None else deal.dealer, deal.size) for deal in deals)
             self._start(config, given, seed, deals, tuple(seats), start.first_dealer_draw,
-                        f"blackout:{seed}:".encode(), deal_info, first)
+                        f"blackout:{seed}:".encode(), _deal_info(deals), first)
+
+        def _redeal(self, deal: Deal) -> None:
+            if len(self.deals) != self.hand_index or self.phase != BIDDING or self._bid_pos:
+                raise ValueError("only a hand just dealt, after the prearranged ones, is "
+                                 "redealt")
+            deals = (*self.deals, deal)
+            self._redeal_from(deals, _deal_info(deals))
 
         def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
             # Pickled and deep-copied as its record: the seed, deals and moves replay it.
             return type(self).replay, (self.record(),)
 
-        @classmethod
-        def replay(cls, record: dict[str, Any]) -> CompiledGame:
-            """Rebuild the game a record describes (checked by the reference replay)."""
-            reference = ReferenceGame.replay(record)
-            game = cls(reference.rules, reference.given_players, reference.seed,
-                       reference.deals)
-            for move in reference.history:
-                if not move.auto:
-                    game.apply(move.action, seat=move.seat)
-            return game
-
     FastGame: type[ReferenceGame] = CompiledGame
 else:
     FastGame = ReferenceGame
+
+#: The engines by name: "reference" always, "compiled" when it was built.
+ENGINES: dict[str, type[ReferenceGame]] = {"reference": ReferenceGame}
+if COMPILED:
+    ENGINES["compiled"] = FastGame
+
+
+def choose(name: str | None) -> type[ReferenceGame]:
+    """The engine ``BLACKOUT_ENGINE`` names: ``"reference"``, ``"compiled"`` (which must
+    have been built), or ``"auto"``, empty or None for the fastest there is."""
+    wanted = (name or "auto").strip().lower()
+    if wanted == "auto":
+        return FastGame
+    if wanted == "compiled" and not COMPILED:
+        raise RuntimeError("BLACKOUT_ENGINE=compiled, but the compiled engine was not built "
+                           "(no C compiler when blackout was installed)")
+    if wanted not in ENGINES:
+        raise RuntimeError(f"BLACKOUT_ENGINE must be reference, compiled or auto, not {name!r}")
+    return ENGINES[wanted]
+
+
+if TYPE_CHECKING:  # for the type checker both engines are the reference's type
+    from blackout.core.game import Game
+else:
+    #: The default engine: what ``blackout.Game`` is.
+    Game = choose(os.environ.get("BLACKOUT_ENGINE"))
+
+#: "compiled" or "reference": the engine :data:`Game` is.
+ENGINE = "reference" if Game is ReferenceGame else "compiled"

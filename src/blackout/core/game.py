@@ -222,6 +222,9 @@ class Game:
         self.is_over = False
         self._exact = [0] * n
         self._card_events, self._bid_events = prebuilt(n)
+        #: What undo() needs to take back a hand's last card: the state at the end of
+        #: each finished hand, newest first, as immutable linked tuples that copies share.
+        self._finished: _Finished | None = None
         self._start_hand(0, self._first_dealer())
         # The first deal's public facts; opening_events() makes the event when asked.
         self._opening = self._deal_facts()
@@ -331,6 +334,15 @@ class Game:
         self.leader: int | None = None
         self.phase: Phase = BIDDING
         self.to_move: int | None = start
+
+    def _redeal(self, deal: Deal) -> None:
+        """Deal the hand just started (no move of it made yet) again with ``deal``'s
+        cards, which join :attr:`deals` (so the record replays them): how the OpenSpiel
+        adapter gives the core the cards its chance nodes dealt."""
+        if len(self.deals) != self.hand_index or self.phase != BIDDING or self._bid_pos:
+            raise ValueError("only a hand just dealt, after the prearranged ones, is redealt")
+        self.deals = (*self.deals, deal)
+        self._start_hand(self.hand_index, self.dealer)
 
     # -- questions ----------------------------------------------------------------------
 
@@ -603,6 +615,7 @@ class Game:
 
     def _finish_hand(self) -> Events:
         rules, n = self.rules, self.n
+        self._finished = (len(self._moves), self._hand_state(), self._finished)
         bids = tuple(self.bids)
         tricks = tuple(self.tricks_won)
         points = hand_points(rules, self.cards, bids, tricks, self.declarer)
@@ -657,6 +670,72 @@ class Game:
                 tied = [_seeded(self.seed, "coin").choice(tied)]
         self.winners = tied
 
+    # -- taking moves back ---------------------------------------------------------------
+
+    def undo(self) -> None:
+        """Take back the last move made by a player, and the moves the rules then made by
+        themselves (pbmserv's blind hand), across tricks, hands and the end of the game:
+        the game is again exactly as it was before that :meth:`apply` (its state, views,
+        legal actions, history and scores).  For search, a play/undo pair instead of a
+        :meth:`copy`.  Raises ``ValueError`` when no move was made."""
+        moves = self._moves
+        if not moves:
+            raise ValueError("there is no move to take back")
+        while True:
+            seat, action, auto = moves.pop()
+            if type(action) is Play:
+                self._undo_play(seat, action.card)
+            elif type(action) is ChooseTrump:
+                self.phase, self.trump, self.trump_decided = CHOOSING_TRUMP, None, False
+                self.leader, self.to_move = None, seat
+            else:
+                self._undo_bid(seat)
+            if not auto:
+                return
+
+    def _undo_play(self, seat: int, card: Card) -> None:
+        finished = self._finished
+        if finished is not None and finished[0] == len(self._moves) + 1:
+            # This card ended a hand: back to the moment its last trick was taken.
+            self._finished = finished[2]
+            self._restore_hand_state(finished[1])
+        if not self.trick_cards:  # this card ended a trick
+            taken = self.tricks.pop()
+            self.tricks_won[taken.winner] -= 1
+            self.trick_cards = list(taken.cards)
+            self.leader = taken.leader
+        self.trick_cards.pop()
+        self.hands[seat] |= 1 << card
+        self.to_move = seat
+
+    def _undo_bid(self, seat: int) -> None:
+        # The bids of the hand in progress are the last moves (a finished hand ends with
+        # cards); an earlier one by the same seat means this move changed that bid.
+        moves = self._moves
+        for index in range(len(moves) - 1, -1, -1):
+            earlier_seat, earlier, _ = moves[index]
+            if not isinstance(earlier, Bid | Nil | Board):
+                break
+            if earlier_seat == seat:
+                self.bids[seat] = earlier
+                self._bid_time[seat] = index + 1
+                return
+        self.bids[seat] = None
+        self._bid_time[seat] = 0
+        self._bid_pos = self.bidding_order.index(seat)
+        self.phase, self.to_move, self.leader, self.declarer = BIDDING, seat, None, None
+
+    def _hand_state(self) -> tuple[Any, ...]:
+        """The state a finished hand's scoring and the next deal replace."""
+        saved = (getattr(self, name) for name in _HAND_STATE)
+        return (*(tuple(value) if type(value) is list else value for value in saved),
+                len(self.hands_played))
+
+    def _restore_hand_state(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(_HAND_STATE, state, strict=False):
+            setattr(self, name, list(value) if name in _LISTS else value)
+        del self.hands_played[state[-1]:]
+
     # -- views and copies -------------------------------------------------------------
 
     def view(self, seat: int) -> View:
@@ -694,7 +773,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (for search): mutating it leaves this game alone."""
-        twin = object.__new__(Game)
+        twin = object.__new__(type(self))
         twin.__dict__.update(self.__dict__)
         for name in ("scores", "hands_played", "_moves", "winners", "_exact", "hands",
                      "bids", "_bid_time", "trick_cards", "tricks", "tricks_won"):
@@ -715,11 +794,22 @@ class Game:
         """Rebuild the game a :meth:`record` describes, checking every move."""
         from blackout.core.record import replay_record
 
-        return replay_record(record)
+        return replay_record(record, engine=cls)
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"hand {self.hand_number}, {self.phase}"
         return f"<Game {self.rules.variant} {list(self.players)} {state}>"
+
+
+#: The attributes a hand's end changes (scoring, the end of the game, the next deal).
+_HAND_STATE = ("hand_index", "cards", "dealer", "hands", "dealt", "turn_up", "trump",
+               "trump_decided", "declarer", "blind", "bidding_order", "bids", "_bid_time",
+               "_bid_pos", "trick_cards", "tricks", "tricks_won", "leader", "phase",
+               "to_move", "scores", "_exact", "_extra_hands", "is_over", "winners")
+_LISTS = frozenset(("hands", "bids", "_bid_time", "trick_cards", "tricks", "tricks_won",
+                    "scores", "_exact", "winners"))
+#: (moves made when a hand ended, the state then, the hand before's), newest first.
+_Finished = tuple[int, tuple[Any, ...], Any]
 
 
 def _describe(action: Action) -> str:

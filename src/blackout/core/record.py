@@ -49,10 +49,13 @@ def make_record(game: Game, public: bool = False) -> dict[str, Any]:
     return record
 
 
-def replay_record(record: dict[str, Any], events: list[Event] | None = None) -> Game:
+def replay_record(record: dict[str, Any], events: list[Event] | None = None,
+                  engine: type[Game] | None = None) -> Game:
     """Rebuild the game a record describes, checking every move; given a list,
-    ``events`` receives the game's events in order, the opening deal first."""
-    from blackout.core.game import Deal, Game
+    ``events`` receives the game's events in order, the opening deal first.  The game is
+    played by ``engine``, by default the default engine (:data:`blackout.core.fast.Game`)."""
+    from blackout.core.fast import Game as default_engine
+    from blackout.core.game import Deal
 
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a Blackout game record (no \"format\": \"{FORMAT}\")")
@@ -70,7 +73,7 @@ def replay_record(record: dict[str, Any], events: list[Event] | None = None) -> 
     try:
         rules = rules_from_json(record["rules"])
         deals = [Deal.from_dict(d) for d in record.get("deals", [])]
-        game = Game.new(rules, record["players"], seed=seed, deals=deals)
+        game = (engine or default_engine).new(rules, record["players"], seed=seed, deals=deals)
     except (KeyError, TypeError) as exc:
         raise RecordError(f"record is missing or has a bad field: {exc}") from None
     except (RulesError, ValueError) as exc:

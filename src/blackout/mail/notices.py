@@ -6,11 +6,16 @@ mail gateway, ``check-timeouts``): it runs inside the write transaction whose ev
 tells about, so the mail is in the outbox exactly when the move is committed, whichever
 front end made it.  It needs no gateway settings; the gateway (or ``check-timeouts``)
 delivers the outbox later.
+
+What a move caused in the game (the rules' automatic plays, the trick it took and who
+won it, the hand it ended and its scores) is told from the core's events for that move
+(:meth:`Snapshot.game_events <blackout.service.Snapshot.game_events>`), with the same
+lines as ``history`` (:func:`blackout.commands.render.consequence_lines`).
 """
 
 from __future__ import annotations
 
-from blackout.commands import board_text
+from blackout.commands.render import board_text, consequence_lines, story_of
 from blackout.service import (
     Event,
     GameEnded,
@@ -20,20 +25,23 @@ from blackout.service import (
     QueuedMoveRefused,
     Reminder,
     SeatTakenOver,
+    Snapshot,
 )
 from blackout.service.outbox import Notice
 from blackout.service.server import Reader
+
+#: The service events that change a board, told to its players with the new board.
+BOARD_EVENTS = (MoveAccepted, GameStarted, GameEnded, SeatTakenOver, GameForfeited)
 
 
 def mail_notices(reader: Reader, events: list[Event]) -> list[Notice]:
     """Mail telling players about ``events`` (boards after moves, reminders...), composed
     inside the transaction that made them happen."""
     notices: list[Notice] = []
-    boards: dict[int, list[str]] = {}
+    boards: dict[int, list[Event]] = {}
     for event in events:
-        if isinstance(event, MoveAccepted | GameStarted | GameEnded | SeatTakenOver
-                      | GameForfeited):
-            boards.setdefault(event.board, []).append(_describe(event))
+        if isinstance(event, BOARD_EVENTS):
+            boards.setdefault(event.board, []).append(event)
         elif isinstance(event, QueuedMoveRefused):
             notices += _to_user(reader, event.userid,
                                 f"blackout Board {event.board} queued move",
@@ -43,24 +51,26 @@ def mail_notices(reader: Reader, events: list[Event]) -> list[Notice]:
             notices += _to_user(reader, event.userid,
                                 f"blackout Board {event.board} reminder",
                                 f"It is your move on board {event.board}.")
-    for board, lines in boards.items():
-        notices += _board_notices(reader, board, lines)
+    for board, told in boards.items():
+        notices += _board_notices(reader, board, told)
     return notices
 
 
-def _board_notices(reader: Reader, board: int, happened: list[str]) -> list[Notice]:
-    snap = reader.snapshot(board)
-    if snap.row.live:
+def _board_notices(reader: Reader, board: int, told: list[Event]) -> list[Notice]:
+    if reader.live(board):
         return []  # a live (web) table's players watch it; they get no board mail
+    snap = reader.snapshot(board)
+    happened = "\n".join(line for event in told for line in describe(event, snap))
     game = snap.game
     next_player = "game over" if game.to_move is None or snap.row.status != "active" \
         else snap.controller(game.to_move)
     notices = []
+    story = story_of(snap)  # once for every player's board
     for seat, userid in snap.humans:
         email = reader.email_of(userid)
         if email is not None:
             notices.append(Notice(email, f"blackout Board {board} {next_player}",
-                                  board_text(snap, seat), summary="\n".join(happened),
+                                  board_text(snap, seat, story=story), summary=happened,
                                   topic=f"board {board}"))
     return notices
 
@@ -70,21 +80,28 @@ def _to_user(reader: Reader, userid: str, subject: str, text: str) -> list[Notic
     return [] if email is None else [Notice(email, subject, text)]
 
 
-def _describe(event: Event) -> str:
+def describe(event: Event, snap: Snapshot) -> list[str]:
+    """``event`` in a line or more; a move is followed by what it caused in the game, as
+    the game's events for that move tell it."""
     if isinstance(event, MoveAccepted):
         how = {"bot": " (computer)", "queued": " (queued)"}.get(event.kind, "")
         said = f" saying: {event.comment}" if event.comment else ""
-        return f"Move #{event.number}: {event.player} {event.action}{how}{said}"
+        lines = [f"Move #{event.number}: {event.player} {event.action}{how}{said}"]
+        events = snap.game_events()
+        if event.number < len(events):
+            lines += ["  " + line for line in consequence_lines(events[event.number],
+                                                                snap.game.players)]
+        return lines
     if isinstance(event, GameStarted):
-        return f"Board {event.board} started: {', '.join(event.players)}"
+        return [f"Board {event.board} started: {', '.join(event.players)}"]
     if isinstance(event, GameEnded):
-        return f"The game has ended. Winner: {', '.join(event.winners) or 'nobody'}"
+        return [f"The game has ended. Winner: {', '.join(event.winners) or 'nobody'}"]
     if isinstance(event, SeatTakenOver):
         why = "resigned" if event.reason == "resigned" else "did not move in time"
-        return f"{event.userid} {why}; {event.bot} plays the seat now"
+        return [f"{event.userid} {why}; {event.bot} plays the seat now"]
     if isinstance(event, GameForfeited):
-        return f"{event.userid} did not move in time and forfeits the game"
-    return ""
+        return [f"{event.userid} did not move in time and forfeits the game"]
+    return []
 
 
-__all__ = ["mail_notices"]
+__all__ = ["describe", "mail_notices"]

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from blackout.core.actions import parse_action
-from blackout.core.game import Game
+from blackout.core.game import Events, Game
 from blackout.core.rules import Rules
 from blackout.service.errors import BadRequest, Forbidden, NotFound
 from blackout.service.events import Event, GameForfeited, Reminder
@@ -41,12 +41,18 @@ __all__ = ["BOT_PREFIX", "DEFAULT_BOT_THINK", "FIRST_BOARD", "Outcome", "Reader"
 
 @dataclass
 class Snapshot:
-    """A stored game for the text renderers: its rows and the position after ``moves``."""
+    """A stored game for the text renderers: its rows and the position after ``moves``.
+
+    ``events`` are the core's events of the game: the opening ones, then each stored
+    move's as :meth:`Game.apply` returned them while the game was replayed (so
+    ``events[n]`` is what move ``n`` caused); None until :meth:`game_events` is asked.
+    """
 
     row: GameRow
     seats: list[SeatRow]
     moves: list[MoveRow]
     game: Game
+    events: list[Events] | None = None
 
     @property
     def board(self) -> int:
@@ -62,14 +68,11 @@ class Snapshot:
     def controller(self, seat: int) -> str:
         return self.seats[seat].controller
 
-    def hand_numbers(self) -> list[int]:
-        """The hand each stored move was made in (rebuilt from the start)."""
-        game = build_game(self.row)
-        numbers = []
-        for move in self.moves:
-            numbers.append(game.hand_number)
-            game.apply(parse_action(move.action), seat=move.seat)
-        return numbers
+    def game_events(self) -> list[Events]:
+        """The core's events: opening ones first, then one tuple per stored move."""
+        if self.events is None:
+            self.events = replay(self.row, self.moves)[1]
+        return self.events
 
     @property
     def humans(self) -> list[tuple[int, str]]:
@@ -100,6 +103,13 @@ class Reader:
         if current is not None and current.number == board and current.game is not None:
             return _snapshot(self._session, current.row, current.seats, current.game)
         return load_snapshot(self._session, board)
+
+    def live(self, board: int) -> bool:
+        """Whether ``board`` is a live (web) table, without loading its moves."""
+        current = self._board
+        row = current.row if current is not None and current.number == board \
+            else self._session.get(GameRow, board)
+        return row is not None and row.live
 
     def email_of(self, userid: str) -> str | None:
         """Where ``userid``'s mail goes: their address once confirmed, else nowhere
@@ -290,7 +300,8 @@ class Service:
         if not 0 <= upto <= len(snap.moves):
             raise BadRequest(f"board {board} has moves 0 to {len(snap.moves)}, not {upto}")
         moves = snap.moves[:upto]
-        return Snapshot(snap.row, snap.seats, moves, build_game(snap.row, moves))
+        return Snapshot(snap.row, snap.seats, moves, build_game(snap.row, moves),
+                        snap.game_events()[:upto + 1])
 
     def snapshot_as(self, board: int, userid: str, password: str,
                     source: str | None = None) -> tuple[Snapshot, int]:
@@ -325,7 +336,17 @@ def load_snapshot(session: Session, board: int) -> Snapshot:
                                  .order_by(SeatRow.seat)))
     moves = list(session.scalars(select(MoveRow).where(MoveRow.game_id == board)
                                  .order_by(MoveRow.number)))
-    return Snapshot(row, seats, moves, build_game(row, moves))
+    return Snapshot(row, seats, moves, *replay(row, moves))
+
+
+def replay(row: GameRow, moves: list[MoveRow]) -> tuple[Game, list[Events]]:
+    """The game of ``row`` after ``moves`` and the events it told on the way: the
+    opening ones, then what each move caused (one replay gives both)."""
+    game = build_game(row)
+    events = [game.opening_events()]
+    for move in moves:
+        events.append(game.apply(parse_action(move.action), seat=move.seat))
+    return game, events
 
 
 def _snapshot(session: Session, row: GameRow, seats: list[SeatRow], game: Game) -> Snapshot:

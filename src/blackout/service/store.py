@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from blackout.core import codec
 from blackout.core.actions import Action, IllegalAction, parse_action
-from blackout.core.game import Game
+from blackout.core.fast import Game
 from blackout.core.rules import variant
 from blackout.service.bus import Bus
 from blackout.service.errors import Illegal, NotFound, Stale

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from blackout import bots
 from blackout.core import codec
-from blackout.core.game import Game
+from blackout.core.fast import Game
 from blackout.core.rules import Rules, RulesError, variant
 from blackout.service.accounts import USERID
 from blackout.service.errors import BadRequest, Forbidden, Illegal, NotFound, Stale
