@@ -95,17 +95,14 @@ class Gateway:
         words = _command_words(_raw_subject(message))
         shown = _subject_of(redact(words))
         topic = _answer_topic(message)
-        from sqlalchemy import text
-
         try:
-            with self.service.db.unit() as session:
+            with self.service.db.unit():
                 if topic is not None and not self.service.db.is_sqlite:
                     # One mail at a time per Message-ID (a resend racing the first
                     # delivery waits for it, then finds its answer).  SQLite's writer
                     # lock, taken by the unit's first statement, already serializes
                     # every command.
-                    session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                                    {"key": int(topic[-15:], 16)})
+                    _advisory_lock(self.service, topic)
                 self._throttle(sender, shown)
                 outcome = self._run(sender, shown, words, message, topic)
         except Throttled:
@@ -149,6 +146,8 @@ class Gateway:
         address) cannot fill the outbox ahead of the players' boards."""
         if self.service.parts.accounts.confirmed_owner(sender) is not None:
             return
+        if not self.service.db.is_sqlite:  # count and answer one mail at a time
+            _advisory_lock(self.service, "stranger:" + sender.lower())
         since = self.service.clock() - STRANGER_WINDOW
         if self.service.outbox.answers_to(sender, since) >= STRANGER_REPLIES:
             raise Throttled(f"more than {STRANGER_REPLIES} mails an hour from {sender}, "
@@ -281,6 +280,16 @@ class Unreadable(ValueError):
 
 class Throttled(ValueError):
     """Too many mails from a sender with no confirmed account (SMTP 451, nothing done)."""
+
+
+def _advisory_lock(service: Service, name: str) -> None:
+    """PostgreSQL: hold a lock on ``name`` until the unit of work ends (a transaction
+    lock: nothing to release, nothing left behind by a crash)."""
+    from sqlalchemy import text
+
+    key = int(hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:15], 16)
+    with service.db.transaction() as session:
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
 
 def _raw_subject(message: EmailMessage) -> str:
