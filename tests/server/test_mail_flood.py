@@ -85,6 +85,10 @@ def flood(port: int, codes: list[int], count: int) -> None:
                 codes.append(250)
             except smtplib.SMTPDataError as exc:
                 codes.append(exc.smtp_code)
+            except (OSError, smtplib.SMTPException) as exc:  # shown by the test's asserts
+                codes.append(-1)
+                print(f"flood: a spam connection failed: {exc!r}")
+                return
 
 
 def test_a_stranger_flooding_help_never_holds_back_a_board(gateway, service, people):
@@ -124,9 +128,10 @@ def test_a_stranger_flooding_help_never_holds_back_a_board(gateway, service, peo
     print(f"flood: {len(codes)} help mails, {codes.count(250)} taken, "
           f"{len(answers)} answered; {MOVES} moves, board delay max "
           f"{max(delays):.3f} s, mean {sum(delays) / len(delays):.3f} s; {elapsed:.1f} s")
-    assert len(codes) == SPAM
+    counted = {code: codes.count(code) for code in set(codes)}
+    assert len(codes) == SPAM, counted
     assert max(delays) < 5.0, delays
-    assert codes.count(250) == STRANGER_REPLIES and codes.count(451) == SPAM - STRANGER_REPLIES
+    assert counted == {250: STRANGER_REPLIES, 451: SPAM - STRANGER_REPLIES}, counted
     time.sleep(1)
     assert len(relay.to("spam@evil.example")) == STRANGER_REPLIES
 
