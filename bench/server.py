@@ -15,6 +15,11 @@ clients at that table had the move's last event (p50, p99), the moves per second
 seat (people and bots, counted from the spectators' streams), and the servers' CPU seconds
 per move (from /proc).
 
+``--profile DIR`` samples every server process with py-spy (the thread holding the GIL)
+during the measured window
+(``pip install py-spy``; it adds a little CPU of its own) and prints where the servers'
+CPU went, by part (the runner, a person's move, the WebSocket states, ...), per move.
+
 ``--potomac`` (on by default) then plays one long Potomac game (4 people, hands 13..1..13)
 through the API and reports the median time of a move near move 10 and near move 300.
 """
@@ -26,6 +31,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import resource
 import socket
 import statistics
@@ -63,6 +69,8 @@ def main() -> None:
                                                            PG_DEFAULT))
     parser.add_argument("--client-cpu", type=int, default=1, help="core the client runs on")
     parser.add_argument("--no-potomac", dest="potomac", action="store_false")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="sample the servers with py-spy during the window, into DIR")
     parser.add_argument("--client", help=argparse.SUPPRESS)  # the load client's own role
     args = parser.parse_args()
     if args.client:
@@ -162,9 +170,14 @@ def measure(config: str, running: list[Server], args: argparse.Namespace) -> dic
     assert client.stdout is not None
     cpu_start = cpu_end = 0.0
     outcome: dict[str, Any] = {}
+    spies: list[tuple[subprocess.Popen[bytes], Path]] = []
     for line in client.stdout:
         if line.startswith("START"):
             cpu_start = sum(s.cpu() for s in running)
+            if args.profile:
+                paths = [Path(args.profile) / f"{config}-{i}.txt" for i in range(len(running))]
+                spies = [(spy(server, path, args.seconds), path)
+                         for server, path in zip(running, paths, strict=True)]
         elif line.startswith("END"):
             cpu_end = sum(s.cpu() for s in running)
         elif line.startswith("{"):
@@ -173,7 +186,90 @@ def measure(config: str, running: list[Server], args: argparse.Namespace) -> dic
     moves = outcome.get("moves", 0)
     outcome.update(config=config, processes=len(running), server_cpu=cpu_end - cpu_start,
                    cpu_per_move_ms=1000 * (cpu_end - cpu_start) / moves if moves else None)
+    if spies:
+        for process, _ in spies:
+            process.wait(60)
+        outcome["profile"] = profile([path for _, path in spies], outcome["server_cpu"],
+                                     moves)
     return outcome
+
+
+def spy(server: Server, path: Path, seconds: float) -> subprocess.Popen[bytes]:
+    """py-spy sampling ``server`` for ``seconds``: the thread holding the GIL (so Python's
+    CPU, not threads waiting for it), as collapsed stacks."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    py_spy = Path(sys.executable).with_name("py-spy")
+    return subprocess.Popen([str(py_spy), "record", "--pid", str(server.process.pid),
+                             "--duration", str(int(seconds)), "--rate", "100",
+                             "--gil", "--nonblocking", "--format", "raw",
+                             "--output", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+#: Where a sample's CPU goes: the first part (in this order) with a frame in the sample's
+#: stack of that function in that file.  Service calls made with ``to_thread`` run in
+#: worker threads whose stacks start at the service, hence the service-level names.
+PARTS = [
+    ("runner: claim the due boards", "_claim_due", "service/runner.py"),
+    ("runner: the bot thinks", "_think", "service/runner.py"),
+    ("runner: write the bot's move", "_play", "service/runner.py"),
+    ("runner: next_due, catch-up", "next_due", "service/runner.py"),
+    ("POST move (tables.move, state from the write)", "move", "web/api.py"),
+    ("GET table", "table", "web/api.py"),
+    ("WebSocket: first state on connect", "table", "service/queries.py"),
+    ("WebSocket: the board read, once a batch", "read", "service/store.py"),
+    ("WebSocket: each socket's state from it", "state_for", "web/live.py"),
+    ("WebSocket: events read", "events", "service/queries.py"),
+    ("WebSocket: presence", "presence", "service/tables.py"),
+    ("sessions.userid_for", "userid_for", "service/sessions.py"),
+    ("bus (NOTIFY, LISTEN)", "", "service/bus.py"),
+]
+FRAME = re.compile(r"^(?P<function>.*) \((?P<file>[^()]*):\d+\)$")
+
+
+#: A sample whose innermost frame is one of these is a thread waiting (py-spy's
+#: --nonblocking sampling cannot always tell): the event loop in select (a native call
+#: under asyncio's run), a worker waiting for work, a query waiting for the database.
+WAITING = [("run", "asyncio/runners.py"), ("wait", "threading.py"), ("get", "queue.py"),
+           ("wait", "psycopg/connection.py"), ("notifies", "psycopg/connection.py"),
+           ("select", "selectors.py")]
+IDLE = "waiting"
+
+
+def part_of(frames: list[str]) -> str:
+    found = [(m["function"].rsplit(".", 1)[-1], m["file"])  # Class.method -> method
+             for m in map(FRAME.match, frames) if m is not None]
+    if found and any(found[-1][0] == function and found[-1][1].endswith(file)
+                     for function, file in WAITING):
+        return IDLE
+    for name, function, file in PARTS:
+        if any(f.endswith(file) and function in ("", fn) for fn, f in found):
+            return name
+    return "web layer and the rest (uvicorn, FastAPI, JSON, frames)"
+
+
+def profile(paths: list[Path], server_cpu: float, moves: int) -> dict[str, Any]:
+    """Busy samples by part (see PARTS; the rest is the web layer: uvicorn, FastAPI,
+    JSON, WebSocket frames and their compression), scaled to the servers' measured CPU,
+    in ms per move.  Waiting samples (see WAITING) are left out."""
+    counts: dict[str, int] = {}
+    total = 0
+    for path in paths:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not count.isdigit():
+                continue
+            part = part_of(stack.split(";"))
+            if part == IDLE:
+                continue
+            counts[part] = counts.get(part, 0) + int(count)
+            total += int(count)
+    if not total or not moves:
+        return {}
+    return {part: round(1000 * server_cpu * n / total / moves, 2)
+            for part, n in sorted(counts.items(), key=lambda item: -item[1])}
 
 
 def move_cost(server: Server) -> dict[str, Any]:
@@ -235,7 +331,11 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
                      f"{r['p50_ms']:>6.1f}  {r['p99_ms']:>6.1f}  {r['cpu_per_move_ms']:>11.2f}"
                      f"  {100 * r['client_cpu_share']:>5.1f} % of 2 cores "
                      f"({r['measured_moves']} person moves timed, {r['missing']} not seen, "
-                     f"{r['failed']} refused or failed)")
+                     f"{r['failed']} refused or failed; the move's HTTP answer p50 "
+                     f"{r.get('answer_p50_ms', float('nan')):.1f} ms, p99 "
+                     f"{r.get('answer_p99_ms', float('nan')):.1f} ms)")
+        for part, ms in r.get("profile", {}).items():
+            lines.append(f"    {part:<48} {ms:>6.2f} ms a move")
     return "\n".join(lines)
 
 
@@ -253,6 +353,7 @@ class LoadClient:
         self.measuring = False
         self.pending: set[asyncio.Task[None]] = set()  # moves being thought about or sent
         self.failed = 0  # moves refused or not answered
+        self.answered: list[float] = []  # seconds from sending a move to its HTTP answer
 
     async def run(self) -> None:
         import httpx
@@ -343,6 +444,7 @@ class LoadClient:
             return
         if answer.status_code == 200 and self.measuring:
             self.sent.append((board, answer.json()["event"], sent))
+            self.answered.append(time.monotonic() - sent)
         elif answer.status_code != 200:
             self.failed += 1
 
@@ -356,13 +458,16 @@ class LoadClient:
             latencies.append(max(seen) - sent)
         latencies.sort()
 
-        def pct(p: float) -> float:
-            return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))] \
-                if latencies else float("nan")
+        def pct(p: float, values: list[float] = latencies) -> float:
+            return 1000 * values[min(len(values) - 1, int(p * len(values)))] \
+                if values else float("nan")
+
+        answered = sorted(self.answered)
 
         return {"moves": len(self.counted), "moves_per_s": len(self.counted) / wall,
                 "measured_moves": len(latencies), "missing": missing, "failed": self.failed,
                 "p50_ms": pct(0.50), "p99_ms": pct(0.99),
+                "answer_p50_ms": pct(0.50, answered), "answer_p99_ms": pct(0.99, answered),
                 "client_cpu_share": cpu / wall / 2, "wall": wall}
 
 

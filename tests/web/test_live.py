@@ -240,3 +240,45 @@ def test_a_missing_board_is_one_error_message_and_a_close(server):
     assert [m["type"] for m in watcher.messages] == ["error"]
     assert watcher.messages[0]["error"] == "not_found"
     assert watcher.socket.close_code == 4404
+
+
+def test_each_batch_is_read_once_for_all_of_a_boards_sockets(server, players):
+    """Three sockets on one board (two seats, a spectator): after each move the board is
+    taken once for all three (from the move's own commit, this process made it), and
+    each gets only what its seat may see."""
+    ann, bob = players["ann"], players["bob"]
+    people = {"ann": ann, "bob": bob}
+    board = seat_table(ann, people, "standard", {"schedule": [3]}, ["ann", "bob"])
+    hub = server.server.config.app.state.hub
+    watchers = {"ann": Watcher(server.ws_url, board, token=ann.token),
+                "bob": Watcher(server.ws_url, board, token=bob.token),
+                None: Watcher(server.ws_url, board)}
+    assert wait_until(lambda: all(s["connected"] for s in ann.table(board)["seats"]))
+    now = ann.table(board)["event"]
+    for watcher in watchers.values():
+        watcher.wait_for_state(now)
+    time.sleep(0.2)
+    feed = hub.feeds[board]
+    before, read_before = feed.boards, feed.reads
+    rng = random.Random(5)
+    moves = 6
+    for _ in range(moves):
+        person, state = mover(people, board)
+        assert person.move(board, rng.choice(state["view"]["legal_actions"]),
+                           state["next_move"]).status_code == 200
+        now = ann.table(board)["event"]
+        for watcher in watchers.values():
+            watcher.wait_for_state(now)
+    boards, reads = feed.boards - before, feed.reads - read_before
+    assert 1 <= boards <= moves + 1, boards  # not one per socket (three a move)
+    assert reads <= boards  # the moves were committed here: mostly none is read again
+    for userid, watcher in watchers.items():
+        table = watcher.last_state()["table"]
+        assert table["event"] == now
+        view = table["view"]
+        mine = None if userid is None else table["you"]["seat"]
+        assert view["seat"] == mine
+        for seat, hand in enumerate(view["hands"]):
+            assert (hand is not None) == (seat == mine), (userid, seat)
+    for watcher in watchers.values():
+        watcher.close()

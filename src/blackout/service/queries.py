@@ -96,7 +96,7 @@ class Queries:
                 and not is_bot(s.controller) and b.now - s.disconnected_at >= self.grace)
 
     def lobby(self, userid: str | None) -> dict[str, Any]:
-        with self.store.db.transaction() as session:
+        with self.store.db.read() as session:
             def summaries(*where: Any) -> list[dict[str, Any]]:
                 rows = session.scalars(select(GameRow).where(*where)
                                        .order_by(GameRow.id.desc()).limit(LOBBY_LIMIT))
@@ -128,12 +128,14 @@ class Queries:
 
     def events(self, board: int, after: int = 0) -> list[dict[str, Any]]:
         """Every logged event of ``board`` numbered after ``after``, in order."""
-        with self.store.db.transaction() as session:
-            if session.get(GameRow, board) is None:
+        with self.store.db.read() as session:
+            rows = session.execute(select(EventRow.number, EventRow.body).where(
+                EventRow.game_id == board, EventRow.number > after)
+                .order_by(EventRow.number)).all()
+            if not rows and session.scalar(select(GameRow.id).where(
+                    GameRow.id == board)) is None:
                 raise NotFound(f"board {board} not found")
-            rows = session.scalars(select(EventRow).where(
-                EventRow.game_id == board, EventRow.number > after).order_by(EventRow.number))
-            return [{"n": row.number, "event": json.loads(row.body)} for row in rows]
+            return [{"n": number, "event": json.loads(body)} for number, body in rows]
 
     def record(self, board: int, userid: str | None) -> dict[str, Any]:
         """The game record once the game is over; while it runs, only the public part
@@ -167,7 +169,7 @@ class Queries:
 
     def finished(self) -> list[tuple[list[str], dict[str, Any]]]:
         """(seat names, result) of every finished game, in the order they finished."""
-        with self.store.db.transaction() as session:
+        with self.store.db.read() as session:
             rows = session.scalars(select(GameRow).where(
                 GameRow.status.in_(("over", "forfeited")))
                 .order_by(GameRow.finished_at, GameRow.id)).all()
@@ -179,7 +181,7 @@ class Queries:
             return out
 
     def player(self, userid: str) -> dict[str, Any]:
-        with self.store.db.transaction() as session:
+        with self.store.db.read() as session:
             if session.get(Account, userid) is None:
                 raise NotFound(f"no player {userid}")
         finished = self.finished()

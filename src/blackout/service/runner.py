@@ -1,17 +1,22 @@
 """Computer players and clocks, off the request path.
 
-:meth:`Runner.run_due` finds every turn due now: a computer player's (at a live table
-after ``bot_pace`` seconds), a live player's whose move clock ran out (a computer player
-makes that one move), or a live player's who has been disconnected for longer than
-``grace`` (a computer player plays for them until they come back).  For each it
+A turn is due for the runner when a computer player is to move (at a live table after
+``bot_pace`` seconds), when a live player's move clock ran out (a computer player makes
+that one move), or when a live player has been disconnected for longer than ``grace`` (a
+computer player plays for them until they come back).  Every write keeps the board's
+``games.due_at`` (see :class:`~blackout.service.store.Timing`, the one definition), so
 
-1. claims the turn in a short transaction: the board must still be at that move number
-   and nobody else's claim may be live (PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so a
-   runner never waits on another); the claim is a lease on the game row, so two
-   processes never think for the same turn;
-2. thinks with no transaction open;
-3. writes the one move in a transaction of its own, only if the board is still at the
-   move number it was worked out for (else the turn is claimed and thought again).
+* :meth:`Runner.run_due` reads only the boards with ``due_at <= now``: one indexed query,
+  earliest first, a bounded batch at a time; :meth:`Runner.next_due` is ``min(due_at)``;
+* it claims the batch in one short transaction: the board must still be at that move
+  number and nobody else's claim may be live (PostgreSQL: ``FOR UPDATE SKIP LOCKED``, so
+  two processes split the due boards instead of waiting on each other); the claim is a
+  lease on the game row and moves ``due_at`` to the lease's end, so the other process's
+  query does not even see the board;
+* it thinks with no transaction open;
+* it writes the one move in a transaction of its own, only if the board is still at the
+  move number it was worked out for and the turn is still the runner's (else the claim is
+  released and the turn is worked out again).
 
 Each bot seat keeps one bot object for the life of the game in this process; after a
 restart it is rebuilt by replaying the game's moves and showing the bot the view after
@@ -21,36 +26,35 @@ the server as it does in ``blackout play``.
 
 from __future__ import annotations
 
+import logging
 import threading
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from blackout import bots
 from blackout.bots.base import Bot
 from blackout.core.actions import Action, parse_action
 from blackout.core.game import Game
-from blackout.service.store import BOT_PREFIX, Board, Store, build_game, is_bot
-from blackout.storage import GameRow, MoveRow
+from blackout.service.store import BOT_PREFIX, Board, Due, Store, build_game
+from blackout.storage import GameRow, MoveRow, SeatRow
+
+log = logging.getLogger("blackout.runner")
 
 #: Longest a claimed turn stays claimed beyond the thinking budget (a runner that died).
 CLAIM_SLACK = timedelta(seconds=60)
-#: Moves one board may get in one ``run_due`` before the others get their turn.
+#: Most moves one ``run_due`` / ``run_board`` makes before returning.
 BURST = 400
+#: Due boards claimed in one transaction (the earliest due first).  They are then played
+#: one after the other by this process (an expert thinks 0.5 s a move), so the batch is
+#: small: boards due meanwhile are left to the next batch, or to another process.
+BATCH = 8
 
-
-@dataclass
-class Due:
-    """A turn to play now: the seat, who plays it and why (``bot``, ``clock``, ``away``)."""
-
-    board: int
-    move: int
-    seat: int
-    bot: str
-    reason: str
+__all__ = ["BATCH", "BURST", "CLAIM_SLACK", "Due", "Runner"]
 
 
 @dataclass
@@ -63,16 +67,19 @@ class _Player:
 
 
 class Runner:
-    def __init__(self, store: Store, takeover_bot: str, budget: dict[str, Any],
-                 pace: float = 0.0, grace: float = 30.0) -> None:
+    """Plays the turns due (see the module docstring); when a turn is due comes from the
+    store's :class:`~blackout.service.store.Timing` (pace, grace, the takeover bot)."""
+
+    def __init__(self, store: Store, budget: dict[str, Any]) -> None:
         self.store = store
-        self.grace = timedelta(seconds=grace)
-        self.takeover_bot = takeover_bot
+        self.timing = store.timing
         self.budget = budget
-        self.pace = timedelta(seconds=pace)
         self.lease = timedelta(seconds=float(budget.get("think", 1.0))) + CLAIM_SLACK
         self._players: dict[tuple[int, int, str], _Player] = {}
+        # (board, move) -> (the position read when the turn was claimed, the game's seed)
+        self._positions: dict[tuple[int, int], tuple[Game, int]] = {}
         self._lock = threading.Lock()
+        self._caught_up = False
 
     @property
     def clock(self) -> Callable[[], datetime]:
@@ -80,102 +87,146 @@ class Runner:
 
     # -- what is due --------------------------------------------------------------------
 
-    def run_due(self) -> int:
-        """Play every turn due now; how many moves were made."""
+    def run_due(self, limit: int = BURST) -> int:
+        """Play the turns due now, earliest first, a claimed batch at a time, until none
+        is due (or ``limit`` moves); how many moves were made."""
+        self.catch_up()
         made = 0
-        for board in self._candidates():
-            made += self.run_board(board)
+        for _round in range(limit):
+            claimed = self._claim_due(min(BATCH, limit - made))
+            if not claimed:
+                break
+            for due in claimed:
+                made += self._play_logged(due)
+            if made >= limit:
+                break
         return made
 
     def run_board(self, board: int, limit: int = BURST) -> int:
-        """Play the turns due on ``board`` until none is (or ``limit`` moves)."""
+        """Play the turns due on ``board`` until none is (or ``limit`` moves).  Works
+        the turn out from the board itself, whatever its ``due_at`` says."""
         made = 0
-        while made < limit:
-            due = self._due_now(board)
-            if due is None or not self._claim(due):
+        for _attempt in range(limit):
+            due = self._claim_board(board)
+            if due is None:
                 break
             made += self._play(due)
+            if made >= limit:
+                break
         return made
 
     def next_due(self) -> float | None:
-        """Seconds until the next turn is due (0: now), None when nothing is waiting."""
-        now = self.clock()
-        soonest: float | None = None
-        for board in self._candidates():
-            b = self.store.read(board)
-            when = self._when(b)
-            if when is not None:
-                wait = max(0.0, (when[0] - now).total_seconds())
-                soonest = wait if soonest is None else min(soonest, wait)
-        return soonest
-
-    def _candidates(self) -> list[int]:
-        with self.store.db.transaction() as session:
-            return list(session.scalars(select(GameRow.id).where(
-                GameRow.status == "active").order_by(GameRow.id)))
-
-    def _due_now(self, board: int) -> Due | None:
-        b = self.store.read(board)
-        when = self._when(b)
-        if when is None or when[0] > b.now:
+        """Seconds until the next turn is due (0: now), None when nothing is waiting:
+        one indexed query (``min(due_at)``)."""
+        self.catch_up()
+        with self.store.db.read() as session:
+            soonest = session.scalar(select(func.min(GameRow.due_at)))
+        if soonest is None:
             return None
-        return when[1]
+        return max(0.0, (soonest - self.clock()).total_seconds())
 
-    def _when(self, b: Board) -> tuple[datetime, Due] | None:
-        """When the turn on ``b`` is due for the runner, and what it is (None: a
-        person's turn with no clock running out and no absence)."""
-        seat = b.to_move()
-        if seat is None:
-            return None
-        row, seat_row = b.row, b.seats[seat]
-        controller = seat_row.controller
-        if is_bot(controller):
-            start = row.last_move_at + (self.pace if row.live else timedelta())
-            return start, Due(b.number, b.next_move, seat, controller, "bot")
-        if not row.live:
-            return None  # mail games: reminders and takeovers by check-timeouts
-        times = []
-        if row.clock_seconds is not None:
-            times.append((row.last_move_at + timedelta(seconds=row.clock_seconds), "clock"))
-        if seat_row.disconnected_at is not None and not seat_row.connected:
-            times.append((seat_row.disconnected_at + self.grace, "away"))
-        if not times:
-            return None
-        start, reason = min(times)
-        return start, Due(b.number, b.next_move, seat, self.takeover_bot, reason)
+    def catch_up(self, force: bool = False) -> int:
+        """Once per process: work ``due_at`` out for active boards that have none (rows
+        written before it was kept); how many were read."""
+        if self._caught_up and not force:
+            return 0
+        self._caught_up = True
+        with self.store.db.read() as session:
+            boards = list(session.scalars(select(GameRow.id).where(
+                GameRow.status == "active", GameRow.due_at.is_(None))))
+        for board in boards:
+            if self.timing.due_at(self.store.read(board)) is not None:
+                self.store.refresh_due(board)
+        return len(boards)
 
     # -- claim, think, write --------------------------------------------------------------
 
-    def _claim(self, due: Due) -> bool:
+    def _claim_due(self, limit: int) -> list[Due]:
+        """Claim up to ``limit`` of the boards due now, in one transaction."""
         now = self.clock()
+        db = self.store.db
+        due_now = (select(GameRow).where(GameRow.due_at <= now)
+                   .order_by(GameRow.due_at, GameRow.id).limit(limit))
+        if db.is_sqlite:
+            # Look before taking SQLite's write lock: most rounds find nothing due.
+            with db.read() as session:
+                if session.scalar(select(GameRow.id).where(GameRow.due_at <= now)
+                                  .limit(1)) is None:
+                    return []
+        else:
+            due_now = due_now.with_for_update(skip_locked=True)
+        with db.transaction() as session:
+            rows = list(session.scalars(due_now))
+            if not rows:
+                return []
+            seats: defaultdict[int, list[SeatRow]] = defaultdict(list)
+            for seat in session.scalars(select(SeatRow).where(
+                    SeatRow.game_id.in_([row.id for row in rows]))
+                    .order_by(SeatRow.game_id, SeatRow.seat)):
+                seats[seat.game_id].append(seat)
+            claimed = []
+            for row in rows:
+                due = self._claim(self.store.board_of(session, row, seats[row.id]), now)
+                if due is not None:
+                    claimed.append(due)
+            return claimed
+
+    def _claim_board(self, board: int) -> Due | None:
+        """Claim the turn due now on ``board``, if there is one."""
+        now = self.clock()
+        query = select(GameRow).where(GameRow.id == board)
+        if not self.store.db.is_sqlite:  # SQLite's BEGIN IMMEDIATE serializes already
+            query = query.with_for_update(skip_locked=True)
         with self.store.db.transaction() as session:
-            query = select(GameRow).where(GameRow.id == due.board,
-                                          GameRow.move_count == due.move - 1)
-            if not self.store.db.is_sqlite:  # SQLite's BEGIN IMMEDIATE serializes already
-                query = query.with_for_update(skip_locked=True)
             row = session.scalars(query).first()
-            if row is None or row.status != "active":
-                return False
-            if (row.claimed_move == due.move and row.claimed_until is not None
-                    and row.claimed_until > now):
-                return False  # another runner is thinking about this turn
+            if row is None:
+                return None
+            return self._claim(self.store.board_of(session, row), now)
+
+    def _claim(self, b: Board, now: datetime) -> Due | None:
+        """Inside the claiming transaction: the turn due on ``b`` now, claimed (a lease
+        on the row, ``due_at`` moved to its end), or None (nothing due, or another
+        runner's claim is live); ``due_at`` is put right either way."""
+        when = self.timing.when(b)
+        row = b.row
+        due = None
+        if when is not None and when[0] <= now and not (
+                row.claimed_move == b.next_move and row.claimed_until is not None
+                and row.claimed_until > now):
+            due = when[1]
             row.claimed_move = due.move
             row.claimed_until = now + self.lease
-            return True
+            if b.game is not None:  # a private copy: the bot may keep it
+                with self._lock:
+                    self._positions[due.board, due.move] = (b.game, row.seed)
+        self.store.keep_due(b)
+        return due
+
+    def _play_logged(self, due: Due) -> int:
+        """:meth:`_play`, a failure logged (the turn stays claimed until the lease ends,
+        then it is tried again) so that the rest of the batch is played."""
+        try:
+            return self._play(due)
+        except Exception:
+            log.exception("runner: board %s move %s", due.board, due.move)
+            return 0
+        finally:
+            with self._lock:
+                self._positions.pop((due.board, due.move), None)
 
     def _play(self, due: Due) -> int:
         action = self._think(due)
         if action is None:
             return 0
         with self.store.write(due.board) as b:
-            if b.next_move != due.move or b.to_move() != due.seat:
-                return 0  # the board moved on while the bot thought: think again
-            if due.reason == "bot" and b.controller(due.seat) != due.bot:
-                return 0
-            kind = "bot" if due.reason == "bot" else due.reason
-            self.store.play(b, due.seat, action, kind)
-            b.row.claimed_move = None
-            b.row.claimed_until = None
+            if b.row.claimed_move == due.move:
+                b.row.claimed_move = None  # the claim ends here, written or not
+                b.row.claimed_until = None
+            when = self.timing.when(b)
+            if when is None or when[0] > b.now or (
+                    (when[1].move, when[1].seat, when[1].bot) != (due.move, due.seat, due.bot)):
+                return 0  # the board moved on (or the player came back): work it out again
+            self.store.play(b, due.seat, action, due.reason)
             self.store.settle(b, self.store.finish_game)
         return 1
 
@@ -185,23 +236,36 @@ class Runner:
         return player.bot.choose(view)
 
     def _player(self, due: Due) -> _Player:
-        """The seat's one bot object, caught up with the moves it has not seen."""
+        """The seat's one bot object, caught up with the moves it has not seen.  A bot
+        that does not watch the table (no ``observe``) is simply given the position read
+        when the turn was claimed; one that does is shown every move it missed."""
         key = (due.board, due.seat, due.bot)
         with self._lock:
             player = self._players.get(key)
-        with self.store.db.transaction() as session:
-            row = session.get(GameRow, due.board)
-            assert row is not None
+            claimed = self._positions.pop((due.board, due.move), None)
+        bot = None
+        if claimed is not None:
+            game, game_seed = claimed
             if player is None:
-                player = _Player(self._new_bot(due, row.seed), build_game(row), 0)
+                bot = self._new_bot(due, game_seed)
+                if getattr(bot, "observe", None) is None:
+                    player = _Player(bot, game, due.move - 1)
+            elif getattr(player.bot, "observe", None) is None:
+                player.game, player.count = game, due.move - 1
+        if player is None or player.count < due.move - 1:
+            with self.store.db.read() as session:
+                row = session.get(GameRow, due.board)
+                assert row is not None
+                if player is None:
+                    player = _Player(bot or self._new_bot(due, row.seed), build_game(row), 0)
+                    self._show(player, due.seat)
+                moves = list(session.scalars(select(MoveRow).where(
+                    MoveRow.game_id == due.board, MoveRow.number > player.count)
+                    .order_by(MoveRow.number)))
+            for move in moves:
+                player.game.apply(parse_action(move.action), seat=move.seat)
+                player.count = move.number
                 self._show(player, due.seat)
-            moves = list(session.scalars(select(MoveRow).where(
-                MoveRow.game_id == due.board, MoveRow.number > player.count)
-                .order_by(MoveRow.number)))
-        for move in moves:
-            player.game.apply(parse_action(move.action), seat=move.seat)
-            player.count = move.number
-            self._show(player, due.seat)
         with self._lock:
             self._players[key] = player
             if player.game.is_over:

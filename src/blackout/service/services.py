@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import text
@@ -20,12 +20,22 @@ from blackout import bots
 from blackout.service.accounts import Accounts
 from blackout.service.bus import Bus, channel_for
 from blackout.service.errors import BadRequest
+from blackout.service.events import (
+    GameEnded,
+    GameForfeited,
+    GameStarted,
+    MoveAccepted,
+    SeatTakenOver,
+)
 from blackout.service.queries import Queries
 from blackout.service.runner import Runner
 from blackout.service.sessions import Sessions
-from blackout.service.store import BOT_PREFIX, Store
+from blackout.service.store import BOT_PREFIX, Store, Timing
 from blackout.service.tables import Tables
 from blackout.storage import Database
+
+#: Events whose only mail is the board sent to a mail game's players (none at a live table).
+BOARD_MAIL = (MoveAccepted, GameStarted, GameEnded, SeatTakenOver, GameForfeited)
 
 #: Seconds a computer player with a time budget (``bot:expert``) thinks per decision.
 DEFAULT_BOT_THINK = 0.5
@@ -62,8 +72,11 @@ class Services:
             self.bus.channel = channel_for(schema)
             if listen:
                 self.bus.listen(db.url, schema)
-        self.store = Store(db, clock, self.bus)
         takeover = takeover_bot or default_bot()
+        # When the runner must act on a board: kept in games.due_at by every write.
+        timing = Timing(pace=timedelta(seconds=bot_pace), grace=timedelta(seconds=grace),
+                        takeover_bot=takeover)
+        self.store = Store(db, clock, self.bus, timing)
         # One process per bot: a server runs threads, and forking a search pool from a
         # threaded process is unsafe.
         budget: dict[str, Any] = ({"think": bot_think} if bot_iterations is None
@@ -73,7 +86,7 @@ class Services:
         self.sessions = Sessions(db, clock, self.accounts)
         self.queries = Queries(self.store, grace)
         self.tables = Tables(self.store, self.queries, takeover)
-        self.runner = Runner(self.store, takeover, budget, pace=bot_pace, grace=grace)
+        self.runner = Runner(self.store, budget)
 
     def mail_with(self, notifier: Any) -> None:
         """Write the mail ``notifier`` composes about each change (boards to the players
@@ -84,8 +97,12 @@ class Services:
         outbox = Outbox(self.db, self.clock)
 
         def mail(board: Any, events: list[Any]) -> None:
-            if events:
-                outbox.post(board.session, notifier(Reader(board.session, board), events))
+            if not events:
+                return
+            if board.row.live and all(isinstance(event, BOARD_MAIL) for event in events):
+                return  # a live table's players watch it: no board mail (and no reading
+                # of every move of the game to compose it, on every move)
+            outbox.post(board.session, notifier(Reader(board.session, board), events))
 
         self.store.notifiers.append(mail)
 

@@ -11,6 +11,8 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from sqlalchemy import select
+
 from blackout.service.accounts import Accounts
 from blackout.service.errors import Unauthorized
 from blackout.storage import Database, SessionRow
@@ -50,11 +52,27 @@ class Sessions:
                 row.revoked_at = self.clock()
 
     def userid_for(self, token: str) -> str:
+        """The userid of a live session.  A read-only transaction; ``last_used_at`` is
+        written (in a short write of its own) at most every :data:`TOUCH_EVERY`."""
         now = self.clock()
-        with self.db.transaction() as session:
-            row = session.get(SessionRow, token_hash(token)) if token else None
-            if row is None or row.revoked_at is not None or now - row.last_used_at > IDLE_LIMIT:
-                raise Unauthorized(NOT_LOGGED_IN)
-            if now - row.last_used_at > TOUCH_EVERY:
-                row.last_used_at = now
-            return row.userid
+        if not token:
+            raise Unauthorized(NOT_LOGGED_IN)
+        key = token_hash(token)
+        with self.db.read() as session:
+            found = session.execute(select(
+                SessionRow.userid, SessionRow.revoked_at, SessionRow.last_used_at).where(
+                SessionRow.token_hash == key)).first()
+        if found is None:
+            raise Unauthorized(NOT_LOGGED_IN)
+        userid, revoked_at, last_used_at = found
+        if revoked_at is not None or now - last_used_at > IDLE_LIMIT:
+            raise Unauthorized(NOT_LOGGED_IN)
+        stale = now - last_used_at > TOUCH_EVERY
+        if stale:
+            with self.db.transaction() as session:
+                row = session.get(SessionRow, key)
+                if row is None or row.revoked_at is not None:
+                    raise Unauthorized(NOT_LOGGED_IN)  # revoked meanwhile
+                if row.last_used_at < now:
+                    row.last_used_at = now
+        return userid

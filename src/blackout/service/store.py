@@ -7,6 +7,12 @@ from the moves it lacks, rebuilt only on a miss), the change is made, and the ev
 caused are appended to the board's numbered log in the same transaction.  After the
 commit the cache keeps the new position and the bus is told.  A refused change rolls
 the whole transaction back: nothing is written, the cache keeps the old position.
+
+Every write also keeps ``games.due_at``: when the runner must act on the board next (a
+computer player's turn, a move clock running out, an absent player's grace period
+ending), or None when only a person can move or the game is over.  It is worked out by
+:meth:`Timing.when`, the one definition the runner uses too, from the rows as the
+write leaves them, so the runner finds due boards with one indexed query.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, select
@@ -82,8 +88,11 @@ class PositionCache:
             self.misses += 1
             count, game = 0, build_game(row)
         if count < row.move_count:
+            # Only up to the row's count: on PostgreSQL (READ COMMITTED) a move committed
+            # after the row was read would otherwise mix two moments in one position.
             for move in session.scalars(select(MoveRow).where(
-                    MoveRow.game_id == row.id, MoveRow.number > count)
+                    MoveRow.game_id == row.id, MoveRow.number > count,
+                    MoveRow.number <= row.move_count)
                     .order_by(MoveRow.number)):
                 game.apply(parse_action(move.action), seat=move.seat)
         return game
@@ -100,6 +109,63 @@ class PositionCache:
 
 
 @dataclass
+class Due:
+    """A turn for the runner: the seat, who plays it and why (``bot``, ``clock``, ``away``)."""
+
+    board: int
+    move: int
+    seat: int
+    bot: str
+    reason: str
+
+
+@dataclass
+class Timing:
+    """When the runner must act on a board: computer players keep ``pace`` at live
+    tables; a live player away for ``grace`` is played for by ``takeover_bot``, as is a
+    live player whose move clock ran out."""
+
+    pace: timedelta = timedelta()
+    grace: timedelta = timedelta(seconds=30)
+    takeover_bot: str = BOT_PREFIX + "random"
+
+    def when(self, b: Board) -> tuple[datetime, Due] | None:
+        """When the turn on ``b`` is due for the runner, and what it is (None: a
+        person's turn with no clock running out and no absence, or no turn at all).
+        Depends only on stored fields, never on the time now."""
+        seat = b.to_move()
+        if seat is None:
+            return None
+        row, seat_row = b.row, b.seats[seat]
+        controller = seat_row.controller
+        if is_bot(controller):
+            start = row.last_move_at + (self.pace if row.live else timedelta())
+            return start, Due(b.number, b.next_move, seat, controller, "bot")
+        if not row.live:
+            return None  # mail games: reminders and takeovers by check-timeouts
+        times = []
+        if row.clock_seconds is not None:
+            times.append((row.last_move_at + timedelta(seconds=row.clock_seconds), "clock"))
+        if seat_row.disconnected_at is not None and not seat_row.connected:
+            times.append((seat_row.disconnected_at + self.grace, "away"))
+        if not times:
+            return None
+        start, reason = min(times)
+        return start, Due(b.number, b.next_move, seat, self.takeover_bot, reason)
+
+    def due_at(self, b: Board) -> datetime | None:
+        """What ``games.due_at`` of ``b`` must be: :meth:`when`, or the end of a
+        runner's claim on that very turn (it is being thought about: others skip it)."""
+        when = self.when(b)
+        if when is None:
+            return None
+        row = b.row
+        if row.claimed_move == b.next_move and row.claimed_until is not None:
+            return max(when[0], row.claimed_until)
+        return when[0]
+
+
+@dataclass
 class Board:
     """One board loaded inside a write (or read) transaction."""
 
@@ -112,6 +178,9 @@ class Board:
     events: list[dict[str, Any]] = field(default_factory=list)
     #: What happened, for the mail notifier.
     notices: list[Event] = field(default_factory=list)
+    #: Loaded with the row locked (PostgreSQL): only then is ``due_at`` worked out
+    #: again at the end of the write (an unlocked one may have read a row that changed).
+    locked: bool = True
 
     @property
     def number(self) -> int:
@@ -144,11 +213,17 @@ class Board:
 class Store:
     """Loads and writes boards (see the module docstring)."""
 
-    def __init__(self, db: Database, clock: Callable[[], datetime], bus: Bus) -> None:
+    def __init__(self, db: Database, clock: Callable[[], datetime], bus: Bus,
+                 timing: Timing | None = None) -> None:
         self.db = db
         self.clock = clock
         self.bus = bus
+        self.timing = timing or Timing()
         self.cache = PositionCache()
+        # board -> the board as this process's latest commit on it left it (read-only):
+        # the WebSocket hub sends it instead of reading the board again.
+        self._recent: dict[int, Board] = {}
+        self._recent_lock = threading.Lock()
         self.notifiers: list[Notifier] = []
         self._collectors = threading.local()
 
@@ -168,12 +243,16 @@ class Store:
         """Load ``board`` for a change; commit, cache and publish on success."""
         with self.db.transaction() as session:
             loaded = self.load(session, board, lock=lock)
+            loaded.locked = lock
             yield loaded
             self.finish_write(loaded)
         self.after_commit(loaded)
 
     def finish_write(self, board: Board) -> None:
-        """Inside the transaction: the mail, then the events into the log."""
+        """Inside the transaction: the runner's next due time, the mail, then the events
+        into the log."""
+        if board.locked:
+            self.keep_due(board)
         if board.notices:
             for notifier in self.notifiers:
                 notifier(board, board.notices)
@@ -186,17 +265,42 @@ class Store:
             board.session.flush()
             self.bus.notify(board.session, row.id, row.last_event)
 
+    def keep_due(self, board: Board) -> None:
+        """Set ``games.due_at`` from the board as it is now (written only if it changed)."""
+        due = self.timing.due_at(board)
+        if board.row.due_at != due:
+            board.row.due_at = due
+
+    def refresh_due(self, board: int) -> None:
+        """Work ``due_at`` out again for ``board`` (a row from before it was kept)."""
+        with self.write(board):
+            pass
+
     def after_commit(self, board: Board) -> None:
         for happened in getattr(self._collectors, "stack", ()):
             happened.extend(board.notices)
         if board.game is not None:
             self.cache.keep(board.number, board.row.move_count, board.game)
+        with self._recent_lock:
+            known = self._recent.get(board.number)
+            if known is None or known.row.last_event <= board.row.last_event:
+                self._recent.pop(board.number, None)  # newest last: the oldest go first
+                if len(self._recent) >= self.cache.size:
+                    self._recent.pop(next(iter(self._recent)))
+                self._recent[board.number] = board
         if board.events:
             self.bus.publish(board.number, board.row.last_event)
 
+    def recent(self, board: int, last_event: int) -> Board | None:
+        """The board as this process's latest commit on it left it, if that commit
+        logged event ``last_event`` or later (else None: read it).  Shared: read only."""
+        with self._recent_lock:
+            known = self._recent.get(board)
+        return known if known is not None and known.row.last_event >= last_event else None
+
     def read(self, board: int) -> Board:
-        """``board`` as it is now (the game is a private copy)."""
-        with self.db.transaction() as session:
+        """``board`` as it is now (the game is a private copy); a read-only transaction."""
+        with self.db.read() as session:
             return self.load(session, board)
 
     def load(self, session: Session, board: int, lock: bool = False) -> Board:
@@ -206,8 +310,15 @@ class Store:
         row = session.scalars(query).first()
         if row is None:
             raise NotFound(f"board {board} not found")
-        seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == board)
-                                     .order_by(SeatRow.seat)))
+        return self.board_of(session, row)
+
+    def board_of(self, session: Session, row: GameRow,
+                 seats: list[SeatRow] | None = None) -> Board:
+        """The board of a game row already read in ``session`` (its seats read now
+        unless given, in seat order)."""
+        if seats is None:
+            seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == row.id)
+                                         .order_by(SeatRow.seat)))
         game = None if row.status == "waiting" else self.cache.game(session, row)
         return Board(session, row, seats, game, self.clock())
 

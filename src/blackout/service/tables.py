@@ -65,7 +65,7 @@ class Tables:
         with self.store.write(board) as b:
             if b.seat_of(userid) is None:
                 self._join(b, userid, seat, invite)
-        return self.queries.table(board, userid)
+        return self.queries.state(b, userid)
 
     def leave(self, board: int, userid: str) -> dict[str, Any]:
         with self.store.write(board) as b:
@@ -81,20 +81,19 @@ class Tables:
                 row.name = row.controller = OPEN
                 row.joined = False
             b.emit({"type": "seat_left", "seat": seat, "player": userid})
-        return self.queries.table(board, userid)
+        return self.queries.state(b, userid)
 
     def move(self, board: int, userid: str, action: str,
              expect: int | None = None) -> dict[str, Any]:
-        self.make_move(board, userid, action, expect)
-        return self.queries.table(board, userid)
+        # The state as the move's own transaction left it: no second read of the board.
+        return self.queries.state(self.make_move(board, userid, action, expect), userid)
 
     def queue(self, board: int, userid: str, action: str) -> dict[str, Any]:
-        self.queue_move(board, userid, action)
-        return self.queries.table(board, userid)
+        b, _ = self.queue_move(board, userid, action)
+        return self.queries.state(b, userid)
 
     def resign(self, board: int, userid: str) -> dict[str, Any]:
-        self.resign_seat(board, userid)
-        return self.queries.table(board, userid)
+        return self.queries.state(self.resign_seat(board, userid), userid)
 
     def chat(self, board: int, userid: str, text: str) -> None:
         text = " ".join(text.split())
@@ -107,7 +106,9 @@ class Tables:
                     "text": text})
 
     def presence(self, board: int, userid: str, connected: bool) -> None:
-        with self.store.write(board, lock=False) as b:
+        # Locked: whether the player is here decides when the runner plays for them
+        # (games.due_at), which must be worked out from the board as it is.
+        with self.store.write(board) as b:
             seat = b.seat_of(userid)
             if seat is None:
                 return
@@ -137,11 +138,18 @@ class Tables:
     def make_move(self, board: int, userid: str, action: str, expect: int | None,
                   comment: str | None = None) -> Board:
         with self.store.write(board) as b:
-            seat = self._player_seat(b, userid)
+            ended = b.row.status not in ("waiting", "active")
+            if not ended:
+                seat = self._player_seat(b, userid)
+            # On an ended game the number is checked before "the game has ended": a client
+            # that raced the last move learns its number is stale (409), as every other
+            # loser of a race does.
             if expect is not None and expect != b.next_move:
                 when = "is in the future" if expect > b.next_move else "is stale"
                 raise Stale(f"move #{expect} {when}: board {board} is at move "
                             f"#{b.next_move}", b.next_move)
+            if ended:
+                seat = self._player_seat(b, userid)  # refuses: the game has ended
             assert b.game is not None
             if seat != b.game.to_move and not b.game.legal_actions(seat):
                 raise Stale("It is not your move", b.next_move)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,8 @@ DATABASE_ENV = "BLACKOUT_DATABASE_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The newest migration in ``migrations/versions`` (a test keeps the two in step).
 HEAD = "0005"
+#: Execution option of :meth:`Database.read` sessions (SQLite: a plain, deferred BEGIN).
+READ_ONLY = "blackout_read_only"
 
 
 class DatabaseError(ValueError):
@@ -52,6 +54,13 @@ class Database:
         except (ArgumentError, ImportError) as exc:
             raise DatabaseError(f"cannot use database {self.url!r}: {exc}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._readers = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}),
+                                     expire_on_commit=False)
+        # SQLite: this process's writers queue here rather than in SQLite's busy handler,
+        # which sleeps up to 100 ms between tries and lets a waiter lose again and again
+        # (seconds of delay under load).  Reentrant: a nested write fails as before.
+        self._writers: AbstractContextManager[object] = (
+            threading.RLock() if self.is_sqlite else nullcontext())
         self._unit = threading.local()
         if migrate:
             self.migrate()
@@ -89,7 +98,22 @@ class Database:
             with outer.begin_nested():
                 yield outer
             return
-        with self._sessions() as session, session.begin():
+        with self._writers, self._sessions() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session in one transaction that only reads.  On SQLite it does not take the
+        write lock (a deferred ``BEGIN``: readers run beside the writer, in WAL mode); a
+        write in it is a bug (it could fail with "database is locked").  Inside
+        :meth:`unit` it reads in the unit's transaction (a savepoint), so it sees what
+        the unit has written so far."""
+        outer: Session | None = getattr(self._unit, "session", None)
+        if outer is not None:
+            with outer.begin_nested():
+                yield outer
+            return
+        with self._readers() as session, session.begin():
             yield session
 
     @contextmanager
@@ -100,7 +124,7 @@ class Database:
         command and its reply)."""
         if getattr(self._unit, "session", None) is not None:
             raise RuntimeError("a unit of work is already open in this thread")
-        with self._sessions() as session, session.begin():
+        with self._writers, self._sessions() as session, session.begin():
             self._unit.session = session
             try:
                 yield session
@@ -127,7 +151,9 @@ def _sqlite_engine(url: str) -> Engine:
     @event.listens_for(engine, "begin")
     def _begin(connection: Any) -> None:
         # Take the write lock at the start: two movers then queue up (busy timeout)
-        # instead of both reading the same position and one failing on upgrade.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # instead of both reading the same position and one failing on upgrade.  A
+        # read-only transaction (Database.read) takes no lock: WAL gives it a snapshot.
+        read_only = connection.get_execution_options().get(READ_ONLY, False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
     return engine

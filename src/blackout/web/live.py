@@ -2,7 +2,10 @@
 
 Each connection sends the board's events numbered after ``N`` (the client's last), then
 each new one as it is committed, in order and each once, and after each batch the table
-state as the connection's seat may see it.  The loop of a connection is the only thing
+state as the connection's seat may see it.  The board is read once per batch for all of
+its connections in this process (:meth:`BoardFeed.board_now`); each connection's state is
+then made from that one read for its own seat (a seat's view for its player, the public
+view for anyone else: never another seat's cards).  The loop of a connection is the only thing
 that sends to it, and it always asks "what is there after the last number I sent?", so a
 notification that arrives twice, late or out of order cannot cause a gap or a repeat.
 
@@ -26,6 +29,7 @@ from anyio import to_thread
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
 from blackout.service import Services, errors
+from blackout.service.store import Board
 from blackout.web.api import COOKIE, MAX_INT
 from blackout.web.errors import service_refusal
 
@@ -48,11 +52,40 @@ class BoardFeed:
         self.low = self.high = -1  # nothing read yet
         self.heard = time.monotonic()
         self._lock = asyncio.Lock()
+        self.wakes = 0  # how many commits were heard (on the event loop)
+        self.announced = 0  # the newest event number a commit was heard for
+        self._board: tuple[int, Board] | None = None  # (wakes when read, the board)
+        self._board_lock = asyncio.Lock()
+        self.boards = 0  # boards taken for the watchers (tests count them)
+        self.reads = 0  # of which read from the database (not this process's own commit)
 
-    def wake(self) -> None:
+    def wake(self, last_event: int | None = None) -> None:
         self.heard = time.monotonic()
+        self.wakes += 1
+        if last_event is not None:
+            self.announced = max(self.announced, last_event)
         for dirty in self.watchers:
             dirty.set()
+
+    async def board_now(self) -> Board:
+        """The board as it is now, read once for every watcher woken by the same
+        commits: a read started after the latest wake covers every commit heard.  When
+        this process made the newest commit heard, the board it left is used as is."""
+        wanted = self.wakes
+        async with self._board_lock:
+            if self._board is None or self._board[0] < wanted:
+                wakes = self.wakes  # the read starts after these were heard
+                board = self.services.store.recent(self.board, self.announced)
+                if board is None:
+                    board = await to_thread.run_sync(self.services.store.read, self.board)
+                    self.reads += 1
+                self._board = (wakes, board)
+                self.boards += 1
+            return self._board[1]
+
+    async def state_for(self, userid: str | None) -> dict[str, Any]:
+        """The table state as ``userid`` (None: a spectator) may see it, now."""
+        return self.services.queries.state(await self.board_now(), userid)
 
     def note(self, newest: int) -> None:
         """Start keeping events from ``newest`` on (when nothing is kept yet)."""
@@ -69,8 +102,8 @@ class BoardFeed:
                 self.events, self.low = rows, after
                 self.high = rows[-1]["n"] if rows else after
             elif self.high < upto:
-                rows = await to_thread.run_sync(self.services.queries.events, self.board,
-                                                self.high)
+                rows = self._committed_here(upto) or await to_thread.run_sync(
+                    self.services.queries.events, self.board, self.high)
                 self.events.extend(rows)
                 self.high = rows[-1]["n"] if rows else self.high
             if len(self.events) > KEEP_EVENTS:
@@ -78,6 +111,19 @@ class BoardFeed:
                 self.low = self.events[drop - 1]["n"]
                 del self.events[:drop]
             return [row for row in self.events if after < row["n"] <= upto]
+
+    def _committed_here(self, upto: int) -> list[dict[str, Any]]:
+        """The events after ``high`` up to at least ``upto`` as this process's latest
+        commit on the board logged them, when they are all there (else [])."""
+        board = self.services.store.recent(self.board, upto)
+        if board is None or not board.events:
+            return []
+        last = board.row.last_event
+        first = last - len(board.events) + 1
+        if first > self.high + 1:
+            return []  # some were logged by an earlier commit
+        return [{"n": first + i, "event": body} for i, body in enumerate(board.events)
+                if first + i > self.high]
 
     async def newest(self) -> int:
         """The number of the board's newest event (asks the database)."""
@@ -120,13 +166,14 @@ class Hub:
         if loop is None:
             return
         with contextlib.suppress(RuntimeError):  # the loop is closing
-            loop.call_soon_threadsafe(self.changed, board)
+            loop.call_soon_threadsafe(self.changed, board, last_event)
 
-    def changed(self, board: int) -> None:
-        """Something was committed on ``board`` (on the event loop)."""
+    def changed(self, board: int, last_event: int | None = None) -> None:
+        """Something was committed on ``board`` (its log now ends at ``last_event`` when
+        known), on the event loop."""
         feed = self.feeds.get(board)
         if feed is not None:
-            feed.wake()
+            feed.wake(last_event)
         for listener in self.listeners:
             listener()
 
@@ -140,7 +187,7 @@ class Hub:
                 try:
                     known = feed.high
                     if await feed.newest() > known >= 0:
-                        self.changed(feed.board)
+                        self.changed(feed.board, feed.high)
                     feed.heard = time.monotonic()
                 except Exception:  # a database hiccup: try again next round
                     log.exception("polling board %s", feed.board)
@@ -251,7 +298,6 @@ async def _send_forever(websocket: WebSocket, feed: BoardFeed, dirty: asyncio.Ev
     sent is always as of the last event sent; anything committed since then set ``dirty``
     (the flag is cleared before the state is read) and is sent next round.
     """
-    services = feed.services
     sent = after
     first = True
     while True:
@@ -264,4 +310,4 @@ async def _send_forever(websocket: WebSocket, feed: BoardFeed, dirty: asyncio.Ev
             sent, first = max(sent, upto), False
         await dirty.wait()
         dirty.clear()
-        state = await to_thread.run_sync(services.queries.table, feed.board, userid)
+        state = await feed.state_for(userid)
