@@ -36,7 +36,6 @@ from blackout.commands.language import BOARD
 from blackout.mail.notices import mail_notices
 from blackout.service import Event, Service, ServiceError
 from blackout.service.outbox import Notice, PendingMail
-from blackout.service.store import PositionCache
 
 MAX_COMMENT = 1000
 #: The longest address (RFC 5321) and subject the outbox stores.
@@ -111,8 +110,7 @@ class Gateway:
             # The position cache kept the unit's moves as they were made: rolled back,
             # they must not be taken for the board's (another process may commit other
             # moves under the same numbers).
-            store = self.service.parts.store
-            store.cache = PositionCache(store.cache.size)
+            self.service.parts.store.forget()
             raise
         _log(f"{sender}: {shown}: {outcome}")  # committed
 
