@@ -16,7 +16,15 @@ from typing import Any
 from blackout.commands import render
 from blackout.commands.usage import BOARD, BOARD_AT, HELP, USAGE
 from blackout.core.rules import variant
-from blackout.service import BOT_PREFIX, Event, Service, ServiceError, ratings, standings
+from blackout.service import (
+    BOT_PREFIX,
+    Event,
+    MoveAccepted,
+    Service,
+    ServiceError,
+    ratings,
+    standings,
+)
 
 
 class CommandError(ValueError):
@@ -81,21 +89,29 @@ def _board(text: str) -> int:
 def _signup(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("signup", args, 3)
     userid, email, password = args
-    service.signup(userid, email, password)
-    return Reply(f"account {userid} created")
+    mailed = service.signup(userid, email, password)
+    return Reply(f"account {userid} created\n{mailed}")
 
 
 def _password(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("password", args, 3)
-    service.change_password(*args, source=ctx.source)
+    userid, old, new = args
+    service.change_password(userid, old, new, source=ctx.source)
     return Reply(f"password changed for {args[0]}")
 
 
 def _address(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("address", args, 3)
     userid, password, email = args
-    service.change_address(userid, password, email, source=ctx.source)
-    return Reply(f"address of {userid} is now {email}")
+    mailed = service.change_address(userid, password, email, source=ctx.source)
+    return Reply(f"address of {userid} is now {email}\n{mailed}")
+
+
+def _confirm(service: Service, args: list[str], ctx: Context) -> Reply:
+    if len(args) not in (1, 2):
+        raise CommandError(f"usage: blackout {USAGE['confirm']}")
+    return Reply(service.confirm(args[0], args[1] if len(args) == 2 else None,
+                                 source=ctx.source))
 
 
 # -- games ------------------------------------------------------------------------------
@@ -136,7 +152,7 @@ def _challenge(service: Service, args: list[str], ctx: Context) -> Reply:
             p.startswith(BOT_PREFIX) for p in players):
         raise CommandError(SEED_REFUSED)
     rules = variant(name, **options)
-    outcome = service.challenge(players, rules, seed=seed)
+    outcome = service.challenge(players, rules, seed=seed, source=ctx.source)
     snap = service.snapshot(outcome.board)
     text = f"board {outcome.board} started\n" + render.board_text(snap)
     return Reply(text, outcome.events)
@@ -178,9 +194,10 @@ def _move(service: Service, args: list[str], ctx: Context) -> Reply:
         text, expected = guarded.group(1), int(guarded.group(2))
     outcome = service.move(board, userid, password, text, expected=expected,
                            comment=ctx.comment, source=ctx.source)
+    made = outcome.events[0]
+    assert isinstance(made, MoveAccepted)  # a move's first event is the move
     return _after_move(service, outcome.board, userid, outcome.events,
-                       f"move #{outcome.events[0].number} accepted on board {board}: "
-                       f"{outcome.events[0].action}")
+                       f"move #{made.number} accepted on board {board}: {made.action}")
 
 
 def _queue(service: Service, args: list[str], ctx: Context) -> Reply:
@@ -278,6 +295,7 @@ _HANDLERS: dict[str, Callable[[Service, list[str], Context], Reply]] = {
     "signup": _signup,
     "password": _password,
     "address": _address,
+    "confirm": _confirm,
     "challenge": _challenge,
     "move": _move,
     "queue": _queue,
