@@ -98,9 +98,11 @@ def password_hashes() -> dict[str, str]:
 
 @pytest.fixture
 def people(database: Database, clock: Clock, password_hashes: dict[str, str]) -> dict[str, str]:
-    """Five accounts (``signup`` itself is tested on its own): userid -> password."""
+    """Five accounts with confirmed addresses (``signup`` and confirmation are tested on
+    their own): userid -> password."""
     with database.transaction() as session:
         session.add_all(Account(userid=userid, email=f"{userid}@example.org",
                                 password_hash=password_hashes[userid], failures=0,
-                                created_at=clock()) for userid in PLAYERS)
+                                created_at=clock(), email_confirmed_at=clock())
+                        for userid in PLAYERS)
     return dict(PLAYERS)

@@ -80,8 +80,10 @@ def by_recipient(mails: list[EmailMessage]) -> dict[str, EmailMessage]:
 def test_commands_by_mail_with_boards_to_every_player(mail, service, people):
     sink, port, _ = mail
     send(port, "zed@example.org", "blackout signup zed zed@example.org zed-pw")
-    (answer,) = sink.take(1)
+    code, answer = sink.take(2)  # the confirmation code goes first, then the answer
     assert answer["To"] == "zed@example.org" and "account zed created" in answer.get_content()
+    assert code["To"] == "zed@example.org"
+    assert str(code["Subject"]).startswith("blackout confirm zed ")
 
     send(port, "ann@example.org", "blackout challenge -inorder -seed=2 ann bob cy di")
     (refused,) = sink.take(1)  # by mail, nobody chooses the deal of a game with people

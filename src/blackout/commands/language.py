@@ -89,8 +89,8 @@ def _board(text: str) -> int:
 def _signup(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("signup", args, 3)
     userid, email, password = args
-    service.signup(userid, email, password)
-    return Reply(f"account {userid} created")
+    mailed = service.signup(userid, email, password)
+    return Reply(f"account {userid} created\n{mailed}")
 
 
 def _password(service: Service, args: list[str], ctx: Context) -> Reply:
@@ -103,8 +103,15 @@ def _password(service: Service, args: list[str], ctx: Context) -> Reply:
 def _address(service: Service, args: list[str], ctx: Context) -> Reply:
     _expect("address", args, 3)
     userid, password, email = args
-    service.change_address(userid, password, email, source=ctx.source)
-    return Reply(f"address of {userid} is now {email}")
+    mailed = service.change_address(userid, password, email, source=ctx.source)
+    return Reply(f"address of {userid} is now {email}\n{mailed}")
+
+
+def _confirm(service: Service, args: list[str], ctx: Context) -> Reply:
+    if len(args) not in (1, 2):
+        raise CommandError(f"usage: blackout {USAGE['confirm']}")
+    return Reply(service.confirm(args[0], args[1] if len(args) == 2 else None,
+                                 source=ctx.source))
 
 
 # -- games ------------------------------------------------------------------------------
@@ -145,7 +152,7 @@ def _challenge(service: Service, args: list[str], ctx: Context) -> Reply:
             p.startswith(BOT_PREFIX) for p in players):
         raise CommandError(SEED_REFUSED)
     rules = variant(name, **options)
-    outcome = service.challenge(players, rules, seed=seed)
+    outcome = service.challenge(players, rules, seed=seed, source=ctx.source)
     snap = service.snapshot(outcome.board)
     text = f"board {outcome.board} started\n" + render.board_text(snap)
     return Reply(text, outcome.events)
@@ -288,6 +295,7 @@ _HANDLERS: dict[str, Callable[[Service, list[str], Context], Reply]] = {
     "signup": _signup,
     "password": _password,
     "address": _address,
+    "confirm": _confirm,
     "challenge": _challenge,
     "move": _move,
     "queue": _queue,

@@ -7,6 +7,7 @@ USAGE = {
     "signup": "signup USERID EMAIL PASSWORD",
     "password": "password USERID OLD NEW",
     "address": "address USERID PASSWORD EMAIL",
+    "confirm": "confirm USERID [CODE]",
     "challenge": "challenge [-inorder] [-hook|-nohook] [-variant NAME] [-seed=N] "
                  "[-OPTION=VALUE ...] USER ...",
     "move": "move BOARD USERID PASSWORD MOVE[#N]",
@@ -23,9 +24,16 @@ USAGE = {
 }
 
 HELP = {
-    "signup": "Create an account; the password is stored only as an argon2 hash.",
+    "signup": "Create an account; the password is stored only as an argon2 hash.  A code "
+              "is mailed to EMAIL: send it back with confirm to play by mail.",
     "password": "Change your password.",
-    "address": "Change the e-mail address your boards are sent to.",
+    "address": "Change the e-mail address your boards are sent to; a code is mailed to "
+               "the new address to confirm it.",
+    "confirm": "Confirm your e-mail address with the code mailed to it (replying to that "
+               "mail does it).  Until then no board is mailed to you and mail commands "
+               "that play (challenge, move, queue, resign, showas) are refused.  Without "
+               "CODE: mail a new code (at most one every 10 minutes).  An address is "
+               "confirmed for one account only.",
     "challenge": "Start a game at once (no password needed).  Seats are shuffled unless "
                  "-inorder.  A player is a userid or a computer player (bot:random, ...).  "
                  "The deal comes from the server's secret randomness; -seed=N only for games "
@@ -53,8 +61,8 @@ HELP = {
 BOARD = re.compile(r"\d{1,9}")
 BOARD_AT = re.compile(r"(\d{1,9})#(\d{1,9})")
 
-#: The words of a usage line that stand for a password.
-_SECRETS = frozenset({"PASSWORD", "OLD", "NEW"})
+#: The words of a usage line that stand for a password (or a confirmation code).
+_SECRETS = frozenset({"PASSWORD", "OLD", "NEW", "CODE"})
 HIDDEN = "*****"
 
 
@@ -66,7 +74,10 @@ def redact(words: list[str]) -> list[str]:
     ['password', 'eve', '*****', '*****']
     >>> redact(["MOVE", "101", "ann", "secret", "7"])
     ['MOVE', '101', 'ann', '*****', '7']
+    >>> redact(["confirm", "ann", "K7QXM2PA9R"])
+    ['confirm', 'ann', '*****']
     """
-    usage = USAGE.get(words[0].lower(), "").split()[1:] if words else []
+    usage = [word.strip("[]") for word in
+             USAGE.get(words[0].lower(), "").split()[1:]] if words else []
     return [HIDDEN if 0 < i <= len(usage) and usage[i - 1] in _SECRETS else word
             for i, word in enumerate(words)]

@@ -43,6 +43,9 @@ MAX_ADDRESS = 254
 MAX_SUBJECT = 255
 #: How often the running gateway looks for mail that is due (retries, leftovers).
 DELIVERY_TICK = 5.0
+#: Answers a sender that is no account's confirmed address gets per STRANGER_WINDOW.
+STRANGER_REPLIES = 10
+STRANGER_WINDOW = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -76,43 +79,82 @@ class Gateway:
     # -- incoming -----------------------------------------------------------------------
 
     def handle(self, message: EmailMessage) -> None:
-        """Run the command in ``message``; its answer goes to the outbox.  Passwords are
-        never stored or logged: the reply's subject and quote show the command with each
-        password replaced by ``*****``."""
+        """Run the command in ``message``; its answer goes to the outbox.  The command's
+        effects and the answer's outbox row are written in one transaction (a
+        :meth:`~blackout.storage.Database.unit`): if the answer cannot be written the
+        command is rolled back too, and the SQLAlchemy error reaches the SMTP answer
+        (451: nothing was done, send again).  Passwords are never stored or logged: the
+        reply's subject and quote show the command with each password replaced by
+        ``*****``."""
         sender = _sender(message)
         if not sender:
             raise Unreadable("the From: header has no address to answer")
         if len(sender) > MAX_ADDRESS:  # RFC 5321's limit; the outbox holds no longer
             raise Unreadable("the sender's address is longer than 254 characters")
-        raw_subject = " ".join(str(message.get("Subject", "")).split())
-        words = _command_words(raw_subject)
+        words = _command_words(_raw_subject(message))
         shown = _subject_of(redact(words))
         topic = _answer_topic(message)
+        try:
+            with self.service.db.unit():
+                if topic is not None and not self.service.db.is_sqlite:
+                    # One mail at a time per Message-ID (a resend racing the first
+                    # delivery waits for it, then finds its answer).  SQLite's writer
+                    # lock, taken by the unit's first statement, already serializes
+                    # every command.
+                    _advisory_lock(self.service, topic)
+                self._throttle(sender, shown)
+                outcome = self._run(sender, shown, words, message, topic)
+        except Throttled:
+            raise  # before anything was written
+        except BaseException:
+            # The position cache kept the unit's moves as they were made: rolled back,
+            # they must not be taken for the board's (another process may commit other
+            # moves under the same numbers).
+            self.service.parts.store.forget()
+            raise
+        _log(f"{sender}: {shown}: {outcome}")  # committed
+
+    def _run(self, sender: str, shown: str, words: list[str], message: EmailMessage,
+             topic: str | None) -> str:
+        """Run the command and write its answer (inside the caller's unit); what
+        happened, for the log."""
         answered = None if topic is None else self.service.outbox.posted(topic)
         if answered is not None:  # the sender's mail system sent it again: answer, not rerun
             self.service.post([dataclasses.replace(answered, to=sender)])
-            _log(f"{sender}: {shown}: a resent mail, answered again")
-            return
-        if not all(ch.isprintable() for ch in raw_subject):
-            self._answer_error(sender, shown, message, "the Subject holds a control "
-                               "character (such as NUL); write the command as plain text",
-                               words, topic)
-            return
+            return "a resent mail, answered again"
+        if not all(ch.isprintable() for ch in _raw_subject(message)):
+            error = ("the Subject holds a control character (such as NUL); write the "
+                     "command as plain text")
+            self._answer_error(sender, shown, message, error, words, topic)
+            return f"refused: {error}"
         try:
             # The sender is the source wrong passwords are counted by: a stranger's
             # guesses lock out the stranger, not the owner's own address.
             reply = execute(self.service, words, comment=_comment(message), source=sender)
         except ValueError as exc:  # CommandError, ServiceError, RulesError
             self._answer_error(sender, shown, message, str(exc), words, topic)
-            return
+            return f"refused: {exc}"
         self.service.post([Notice(sender, _reply_subject(shown), reply.text, topic=topic)])
-        _log(f"{sender}: {shown}: done")
+        return "done"
+
+    def _throttle(self, sender: str, shown: str) -> None:
+        """A sender that is no account's confirmed address gets at most
+        ``STRANGER_REPLIES`` answers an hour: past that its mail is refused for now
+        (SMTP 451), so a stranger mailing ``help`` in a loop (or forging someone's
+        address) cannot fill the outbox ahead of the players' boards."""
+        if self.service.parts.accounts.confirmed_owner(sender) is not None:
+            return
+        if not self.service.db.is_sqlite:  # count and answer one mail at a time
+            _advisory_lock(self.service, "stranger:" + sender.lower())
+        since = self.service.clock() - STRANGER_WINDOW
+        if self.service.outbox.answers_to(sender, since) >= STRANGER_REPLIES:
+            raise Throttled(f"more than {STRANGER_REPLIES} mails an hour from {sender}, "
+                            "which is no account's confirmed address")
 
     def _answer_error(self, sender: str, shown: str, original: EmailMessage, error: str,
                       words: list[str], topic: str | None) -> None:
         notice = self._error_notice(sender, shown, original, error, words)
         self.service.post([dataclasses.replace(notice, topic=topic)])
-        _log(f"{sender}: {shown}: refused: {error}")
 
     def _error_notice(self, sender: str, subject: str, original: EmailMessage, error: str,
                       words: list[str]) -> Notice:
@@ -208,6 +250,10 @@ class Gateway:
         except Unreadable as exc:
             _log(f"refused a mail: {exc}")
             return f"550 5.6.0 Not a command this server can read: {exc}"
+        except Throttled as exc:
+            _log(f"held back a mail: {exc}")
+            return ("451 4.7.1 Too many mails from this address; nothing was done, try "
+                    "again later")
         except SQLAlchemyError as exc:
             # Nothing was committed: a temporary failure makes the sender's mail system
             # try again later instead of losing the command.
@@ -228,6 +274,24 @@ class Gateway:
 
 class Unreadable(ValueError):
     """A mail the gateway cannot read as a command (refused with an SMTP 550)."""
+
+
+class Throttled(ValueError):
+    """Too many mails from a sender with no confirmed account (SMTP 451, nothing done)."""
+
+
+def _advisory_lock(service: Service, name: str) -> None:
+    """PostgreSQL: hold a lock on ``name`` until the unit of work ends (a transaction
+    lock: nothing to release, nothing left behind by a crash)."""
+    from sqlalchemy import text
+
+    key = int(hashlib.sha256(name.encode("utf-8", "replace")).hexdigest()[:15], 16)
+    with service.db.transaction() as session:
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
+def _raw_subject(message: EmailMessage) -> str:
+    return " ".join(str(message.get("Subject", "")).split())
 
 
 def _parse(content: bytes) -> EmailMessage:

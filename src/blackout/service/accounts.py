@@ -6,22 +6,33 @@ account from that source, for the source, and for the account.  The first two lo
 guesser out; the account-wide count locks out only sources the account has never logged
 in from (its own mail address counts as known), so a stranger's guesses never lock the
 owner out of their own mail address or session.  The refusal never says when a lock ends.
+
+An address is confirmed before mail play (issue 19.11): signing up or changing the
+address mails a random code to it (only its SHA-256 is stored; it expires after
+``CODE_LIFETIME``), and ``confirm USERID CODE`` (a reply to that mail does it) confirms
+it.  Until then no board mail goes to the address and mail commands that act on games
+are refused.  An address is the confirmed address of one account at most: confirming it
+for a second account is refused.  Codes to one address go out at most once per
+``RESEND_AFTER``; wrong codes are throttled like wrong passwords.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
+import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from blackout.service.errors import BadRequest, Locked, Unauthorized
+from blackout.service.errors import BadRequest, Forbidden, Locked, NotFound, Unauthorized
+from blackout.service.outbox import Notice, Outbox
 from blackout.storage import Account, Database, LoginThrottle
 
 # OWASP's argon2id minimum (19 MiB, 2 passes): a few milliseconds, still costly to guess.
@@ -37,6 +48,13 @@ FREE_SOURCE_FAILURES = 20
 FREE_ACCOUNT_FAILURES = 20
 FIRST_LOCK = timedelta(minutes=1)
 LONGEST_LOCK = timedelta(hours=1)
+#: A confirmation code: 10 characters of an alphabet without look-alikes (50 bits).
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 10
+CODE_LIFETIME = timedelta(days=2)
+#: At most one confirmation mail per address in this time (a stranger signing up with
+#: someone else's address cannot flood it).
+RESEND_AFTER = timedelta(minutes=10)
 
 
 def check_userid(userid: str) -> None:
@@ -74,6 +92,21 @@ def lock_after(failures: int, now: datetime, free: int = FREE_FAILURES) -> datet
     return now + min(FIRST_LOCK * (1 << min(failures - free, 10)), LONGEST_LOCK)
 
 
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def code_hash(userid: str, email: str, code: str) -> str:
+    """What is stored of a code: bound to the account and the address it was sent to."""
+    return hashlib.sha256("\0".join((userid, email.lower(), code.strip().upper()))
+                          .encode()).hexdigest()
+
+
+def how_to_confirm(userid: str) -> str:
+    return (f"reply to the confirmation mail (Subject: blackout confirm {userid} CODE), "
+            f"or mail 'blackout confirm {userid}' for a new code")
+
+
 def _key(*parts: str | None) -> str:
     return hashlib.sha256("\0".join(p or "" for p in parts).encode()).hexdigest()
 
@@ -85,8 +118,11 @@ class Accounts:
     def __init__(self, db: Database, clock: Callable[[], datetime]) -> None:
         self.db = db
         self.clock = clock
+        self.outbox = Outbox(db, clock)
 
-    def signup(self, userid: str, email: str, password: str) -> None:
+    def signup(self, userid: str, email: str, password: str) -> str:
+        """Create the account and mail a confirmation code to ``email``; what was done
+        about the code (one line for the user)."""
         check_userid(userid)
         check_email(email)
         check_password(password)
@@ -95,8 +131,11 @@ class Accounts:
             with self.db.transaction() as session:
                 if session.get(Account, userid) is not None:
                     raise BadRequest(f"userid {userid} is already taken")
-                session.add(Account(userid=userid, email=email, password_hash=password_hash,
-                                    failures=0, created_at=self.clock()))
+                account = Account(userid=userid, email=email, password_hash=password_hash,
+                                  failures=0, created_at=self.clock())
+                session.add(account)
+                session.flush()
+                return self._send_code(session, account)
         except IntegrityError:
             raise BadRequest(f"userid {userid} is already taken") from None
 
@@ -111,18 +150,139 @@ class Accounts:
                 account.password_hash = new_hash
 
     def change_address(self, userid: str, password: str, email: str,
-                       source: str | None = None) -> None:
+                       source: str | None = None) -> str:
+        """Change the address; a new one is unconfirmed until its code comes back.
+        What was done about the code (one line for the user)."""
         check_email(email)
         self.verify(userid, password, source)
         with self.db.transaction() as session:
             account = session.get(Account, userid)
-            if account is not None:
+            if account is None:
+                raise NotFound(f"no account {userid}")
+            if account.email.lower() == email.lower() and account.email_confirmed_at:
                 account.email = email
+                return f"{email} is already confirmed"
+            account.email = email
+            account.email_confirmed_at = None
+            account.confirm_code_hash = None
+            return self._send_code(session, account)
 
     def email_of(self, userid: str) -> str | None:
         with self.db.transaction() as session:
             account = session.get(Account, userid)
             return None if account is None else account.email
+
+    # -- address confirmation ---------------------------------------------------------------
+
+    def _send_code(self, session: Session, account: Account) -> str:
+        """Mail a new code to the account's address, unless one went to that address
+        less than ``RESEND_AFTER`` ago; what was done, for the user."""
+        wait = self._wait_before_sending(session, account)
+        if wait is not None:
+            return wait
+        code = new_code()
+        account.confirm_code_hash = code_hash(account.userid, account.email, code)
+        account.confirm_sent_at = self.clock()
+        self.outbox.post(session, [confirmation_mail(account.userid, account.email, code)])
+        return (f"a confirmation code was mailed to {account.email}: reply to that mail (or "
+                f"send 'blackout confirm {account.userid} CODE') to play by mail")
+
+    def _wait_before_sending(self, session: Session, account: Account) -> str | None:
+        """Why no code may go to the account's address now (None: one may)."""
+        now = self.clock()
+        recent = session.scalar(select(func.max(Account.confirm_sent_at)).where(
+            func.lower(Account.email) == account.email.lower()))
+        if recent is None or now - recent >= RESEND_AFTER:
+            return None
+        minutes = -(-(RESEND_AFTER - (now - recent)).total_seconds() // 60)
+        return (f"a confirmation code went to {account.email} a moment ago; mail "
+                f"'blackout confirm {account.userid}' for a new one in {minutes:.0f} "
+                "minutes")
+
+    def resend(self, userid: str) -> str:
+        """Mail a new code to the account's unconfirmed address (throttled)."""
+        with self.db.transaction() as session:
+            account = session.get(Account, userid)
+            if account is None:
+                raise NotFound(f"no account {userid}")
+            if account.email_confirmed_at is not None:
+                return f"the address of {userid} is already confirmed"
+            wait = self._wait_before_sending(session, account)
+            if wait is not None:
+                raise Forbidden(wait)
+            return self._send_code(session, account)
+
+    def confirm(self, userid: str, code: str, source: str | None = None) -> str:
+        """Confirm the account's address with the code mailed to it."""
+        pair = _key("confirm", userid, source)
+        now = self.clock()
+        with self.db.transaction() as session:
+            row = session.get(LoginThrottle, pair)
+            if row is not None and _locked(row.locked_until, now):
+                raise Locked(f"too many wrong codes for {userid}; try again later")
+            account = session.get(Account, userid)
+            if account is None:
+                raise NotFound(f"no account {userid}")
+            if account.email_confirmed_at is not None:
+                return f"the address of {userid} ({account.email}) is already confirmed"
+            stored = account.confirm_code_hash
+            fresh = account.confirm_sent_at is not None and \
+                now - account.confirm_sent_at <= CODE_LIFETIME
+            right = stored is not None and hmac.compare_digest(
+                stored, code_hash(userid, account.email, code))
+            email = account.email
+        if not (right and fresh):
+            self._count_code_failure(pair)
+            raise Unauthorized(f"wrong or expired confirmation code for {userid}; mail "
+                               f"'blackout confirm {userid}' for a new one")
+        with self.db.transaction() as session:
+            # Every account with this address, locked (PostgreSQL; SQLite's writer lock
+            # serializes anyway): two confirmations of one address cannot both succeed.
+            query = select(Account).where(func.lower(Account.email) == email.lower()) \
+                .order_by(Account.userid)
+            if not self.db.is_sqlite:
+                query = query.with_for_update()
+            holders = list(session.scalars(query))
+            if any(a.userid != userid and a.email_confirmed_at is not None for a in holders):
+                raise Forbidden(f"{email} is already the confirmed address of another "
+                                "account; an address plays for one account only")
+            account = next((a for a in holders if a.userid == userid), None)
+            if account is None or account.confirm_code_hash != stored:
+                raise Forbidden(f"the address of {userid} changed meanwhile; try again")
+            account.email_confirmed_at = now
+            account.confirm_code_hash = None
+        return f"the address of {userid} ({email}) is confirmed: mail play is open"
+
+    def is_confirmed(self, userid: str) -> bool:
+        with self.db.transaction() as session:
+            account = session.get(Account, userid)
+            return account is not None and account.email_confirmed_at is not None
+
+    def require_confirmed(self, userid: str) -> None:
+        """Mail play needs a confirmed address: raise :class:`Forbidden` otherwise."""
+        if not self.is_confirmed(userid):
+            raise Forbidden(f"the address of {userid} is not confirmed yet: "
+                            f"{how_to_confirm(userid)}")
+
+    def confirmed_owner(self, email: str) -> str | None:
+        """The account whose confirmed address ``email`` is (None: none)."""
+        with self.db.transaction() as session:
+            return session.scalars(select(Account.userid).where(
+                func.lower(Account.email) == email.lower(),
+                Account.email_confirmed_at.is_not(None)).order_by(Account.userid)
+                .limit(1)).first()
+
+    def _count_code_failure(self, pair: str) -> None:
+        now = self.clock()
+        with self.db.transaction() as session:
+            _ensure_row(session, self.db, pair)
+            failures = session.execute(
+                update(LoginThrottle).where(LoginThrottle.key == pair)
+                .values(failures=LoginThrottle.failures + 1)
+                .returning(LoginThrottle.failures)).scalar_one()
+            session.execute(update(LoginThrottle).where(
+                LoginThrottle.key == pair, LoginThrottle.failures == failures)
+                .values(locked_until=lock_after(failures, now)))
 
     def exists(self, userid: str) -> bool:
         with self.db.transaction() as session:
@@ -182,6 +342,23 @@ class Accounts:
             session.execute(update(Account).where(
                 Account.userid == userid, Account.failures != 0).values(
                 failures=0, locked_until=None))
+
+
+def confirmation_mail(userid: str, email: str, code: str) -> Notice:
+    """The mail with the code; its Subject is the command, so a plain reply confirms."""
+    minutes = int(RESEND_AFTER.total_seconds() // 60)
+    return Notice(email, f"blackout confirm {userid} {code}", "\n".join([
+        f"Someone (we hope you) gave this address for the Blackout account {userid}.",
+        "",
+        "To confirm it, reply to this mail (keep the Subject), or send a mail with the",
+        f"Subject:  blackout confirm {userid} {code}",
+        "",
+        f"The code is valid for {CODE_LIFETIME.days} days.  Until the address is "
+        "confirmed, no board",
+        "mail is sent to it and mail commands that play are refused.  For a new code,",
+        f"mail 'blackout confirm {userid}' (at most one every {minutes} minutes).",
+        "If you did not sign up, ignore this mail: nothing more will come.",
+    ]))
 
 
 def _locked(until: datetime | None, now: datetime) -> bool:

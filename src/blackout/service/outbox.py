@@ -34,6 +34,8 @@ FIRST_RETRY = timedelta(seconds=30)
 LAST_RETRY = timedelta(hours=1)
 #: How long a mail that keeps failing is retried (a mail server's usual queue lifetime).
 GIVE_UP_AFTER = timedelta(days=5)
+#: How the subject of an answer to a command begins (delivered after the players' mail).
+REPLY_PREFIX = "Re: "
 
 
 @dataclass(frozen=True)
@@ -102,13 +104,25 @@ class Outbox:
             return None if row is None else Notice(row.recipient, row.subject, row.body,
                                                     row.summary, row.topic)
 
+    def answers_to(self, recipient: str, since: datetime) -> int:
+        """How many answers to commands (``Re:``) were written to ``recipient`` since
+        ``since``."""
+        with self.db.transaction() as session:
+            return session.scalar(select(func.count()).select_from(OutboxMail).where(
+                func.lower(OutboxMail.recipient) == recipient.lower(),
+                OutboxMail.subject.like(f"{REPLY_PREFIX}%"),
+                OutboxMail.created_at >= since)) or 0
+
     def claim(self, limit: int = CLAIM_LIMIT) -> list[PendingMail]:
-        """The rows due now, claimed for one delivery attempt, oldest first."""
+        """The rows due now, claimed for one delivery attempt: the players' mail
+        (boards, reminders, codes) first, then answers to commands (``Re:``), oldest
+        first within each, so a flood of answers never holds back a board."""
         now = self.clock()
         with self.db.transaction() as session:
             query = select(OutboxMail).where(
                 *_still_to_send(), OutboxMail.next_attempt_at <= now,
-            ).order_by(OutboxMail.id).limit(limit)
+            ).order_by(OutboxMail.subject.like(f"{REPLY_PREFIX}%"), OutboxMail.id
+                       ).limit(limit)
             if not self.db.is_sqlite:  # SQLite's BEGIN IMMEDIATE already serializes
                 query = query.with_for_update(skip_locked=True)
             rows = list(session.scalars(query))

@@ -112,8 +112,12 @@ class Reader:
         return row is not None and row.live
 
     def email_of(self, userid: str) -> str | None:
+        """Where ``userid``'s mail goes: their address once confirmed, else nowhere
+        (issue 19.11: an address nobody confirmed gets no board mail)."""
         account = self._session.get(Account, userid)
-        return None if account is None else account.email
+        if account is None or account.email_confirmed_at is None:
+            return None
+        return account.email
 
 
 #: Composes the mail (outbox notices) that tells people about some events.
@@ -161,16 +165,24 @@ class Service:
 
     # -- accounts -------------------------------------------------------------------------
 
-    def signup(self, userid: str, email: str, password: str) -> None:
-        self.parts.accounts.signup(userid, email, password)
+    def signup(self, userid: str, email: str, password: str) -> str:
+        """Create the account and mail the code that confirms its address; what was
+        done about the code."""
+        return self.parts.accounts.signup(userid, email, password)
 
     def change_password(self, userid: str, old: str, new: str,
                         source: str | None = None) -> None:
         self.parts.accounts.change_password(userid, old, new, source)
 
     def change_address(self, userid: str, password: str, email: str,
-                       source: str | None = None) -> None:
-        self.parts.accounts.change_address(userid, password, email, source)
+                       source: str | None = None) -> str:
+        return self.parts.accounts.change_address(userid, password, email, source)
+
+    def confirm(self, userid: str, code: str | None, source: str | None = None) -> str:
+        """Confirm ``userid``'s address with its code; without a code, mail a new one."""
+        if code is None:
+            return self.parts.accounts.resend(userid)
+        return self.parts.accounts.confirm(userid, code, source)
 
     def email_of(self, userid: str) -> str | None:
         return self.parts.accounts.email_of(userid)
@@ -181,13 +193,21 @@ class Service:
             if session.get(GameRow, board) is None:
                 raise NotFound(f"board {board} not found")
         self.parts.accounts.verify(userid, password, source)
+        if source is not None:  # a mail command: mail play needs a confirmed address
+            self.parts.accounts.require_confirmed(userid)
 
     # -- games ------------------------------------------------------------------------------
 
     def challenge(self, players: Sequence[str], rules: Rules,
-                  seed: int | None = None) -> Outcome:
+                  seed: int | None = None, source: str | None = None) -> Outcome:
         """Start a game at once; a player is a userid or ``bot:NAME``.  ``seed`` is the
-        operator's choice (the command language allows it only where no person plays)."""
+        operator's choice (the command language allows it only where no person plays).
+        By mail (``source``: the sender) the sender must be an account's confirmed
+        address."""
+        if source is not None and self.parts.accounts.confirmed_owner(source) is None:
+            raise Forbidden(f"{source} is not the confirmed address of an account: sign up "
+                            "(blackout signup USERID EMAIL PASSWORD) and confirm the "
+                            "address with the code mailed to it, then challenge")
         with self.parts.store.collect() as happened:
             board = self.parts.tables.challenge(players, rules, seed)
         return self._then_bots(Outcome(board, happened, f"board {board} started"))

@@ -291,6 +291,14 @@ class Store:
         if board.events:
             self.bus.publish(board.number, board.row.last_event)
 
+    def forget(self) -> None:
+        """Drop what this process remembers of boards (positions, latest commits): a
+        unit of work (:meth:`Database.unit`) whose writes were cached as committed has
+        been rolled back."""
+        self.cache = PositionCache(self.cache.size)
+        with self._recent_lock:
+            self._recent.clear()
+
     def recent(self, board: int, last_event: int) -> Board | None:
         """The board as this process's latest commit on it left it, if that commit
         logged event ``last_event`` or later (else None: read it).  Shared: read only."""

@@ -61,6 +61,7 @@ class Database:
         # (seconds of delay under load).  Reentrant: a nested write fails as before.
         self._writers: AbstractContextManager[object] = (
             threading.RLock() if self.is_sqlite else nullcontext())
+        self._unit = threading.local()
         if migrate:
             self.migrate()
 
@@ -88,7 +89,15 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
-        """A session in one transaction: committed on success, rolled back on error."""
+        """A session in one transaction: committed on success, rolled back on error.
+        Inside :meth:`unit` (in the same thread) it is a savepoint of the unit's
+        transaction instead: an error rolls back only this block, and nothing is
+        committed before the unit ends."""
+        outer: Session | None = getattr(self._unit, "session", None)
+        if outer is not None:
+            with outer.begin_nested():
+                yield outer
+            return
         with self._writers, self._sessions() as session, session.begin():
             yield session
 
@@ -96,9 +105,31 @@ class Database:
     def read(self) -> Iterator[Session]:
         """A session in one transaction that only reads.  On SQLite it does not take the
         write lock (a deferred ``BEGIN``: readers run beside the writer, in WAL mode); a
-        write in it is a bug (it could fail with "database is locked")."""
+        write in it is a bug (it could fail with "database is locked").  Inside
+        :meth:`unit` it reads in the unit's transaction (a savepoint), so it sees what
+        the unit has written so far."""
+        outer: Session | None = getattr(self._unit, "session", None)
+        if outer is not None:
+            with outer.begin_nested():
+                yield outer
+            return
         with self._readers() as session, session.begin():
             yield session
+
+    @contextmanager
+    def unit(self) -> Iterator[Session]:
+        """One transaction for everything this thread does in the block: every
+        :meth:`transaction` inside it joins it (as a savepoint), so a request's effects
+        and the record of its answer commit together or not at all (the mail gateway's
+        command and its reply)."""
+        if getattr(self._unit, "session", None) is not None:
+            raise RuntimeError("a unit of work is already open in this thread")
+        with self._writers, self._sessions() as session, session.begin():
+            self._unit.session = session
+            try:
+                yield session
+            finally:
+                self._unit.session = None
 
     def dispose(self) -> None:
         self.engine.dispose()
