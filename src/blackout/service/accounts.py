@@ -370,6 +370,7 @@ def _ensure_row(session: Session, db: Database, key: str) -> None:
     if db.is_sqlite:
         from sqlalchemy.dialects.sqlite import insert
     else:
+        # Another dialect's insert, with the same on_conflict_do_nothing.
         from sqlalchemy.dialects.postgresql import insert  # type: ignore[assignment]
     session.execute(insert(LoginThrottle).values(key=key, failures=0, known=False)
                     .on_conflict_do_nothing())

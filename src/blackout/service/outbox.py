@@ -161,6 +161,7 @@ class Outbox:
         with self.db.transaction() as session:
             done = delete(OutboxMail).where(or_(OutboxMail.sent_at < cutoff,
                                                 OutboxMail.given_up_at < cutoff))
+            # A DELETE's result is a CursorResult; SQLAlchemy types execute() as Result.
             result: CursorResult[Any] = session.execute(done)  # type: ignore[assignment]
             return result.rowcount or 0
 

@@ -152,7 +152,7 @@ class Queries:
         return record
 
     def hint(self, board: int, userid: str) -> dict[str, Any]:
-        from blackout import bots
+        from blackout.bots.basic import BasicBot
         from blackout.service.errors import Forbidden
 
         b = self.store.read(board)
@@ -161,8 +161,7 @@ class Queries:
             raise Forbidden("You are NOT playing this game")
         if b.game is None or b.to_move() != seat:
             raise Stale("It is not your move", b.next_move)
-        bot = bots.create("basic")
-        action, reason = bot.hint(b.game.view(seat))  # type: ignore[attr-defined]
+        action, reason = BasicBot().hint(b.game.view(seat))
         return {"action": str(action), "reason": reason}
 
     # -- players ----------------------------------------------------------------------------
