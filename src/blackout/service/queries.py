@@ -7,7 +7,6 @@ gets the public view (:meth:`Game.public_view`), which holds no unplayed card.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,11 +28,9 @@ def _iso(moment: datetime) -> str:
 
 
 class Queries:
-    def __init__(self, store: Store, grace: float,
-                 hint_bot: Callable[[], Any] | None = None) -> None:
+    def __init__(self, store: Store, grace: float) -> None:
         self.store = store
         self.grace = timedelta(seconds=grace)
-        self.hint_bot = hint_bot
 
     # -- tables -----------------------------------------------------------------------------
 
