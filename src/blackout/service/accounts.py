@@ -275,14 +275,7 @@ class Accounts:
     def _count_code_failure(self, pair: str) -> None:
         now = self.clock()
         with self.db.transaction() as session:
-            _ensure_row(session, self.db, pair)
-            failures = session.execute(
-                update(LoginThrottle).where(LoginThrottle.key == pair)
-                .values(failures=LoginThrottle.failures + 1)
-                .returning(LoginThrottle.failures)).scalar_one()
-            session.execute(update(LoginThrottle).where(
-                LoginThrottle.key == pair, LoginThrottle.failures == failures)
-                .values(locked_until=lock_after(failures, now)))
+            self._count_throttled(session, pair, now, FREE_FAILURES)
 
     def exists(self, userid: str) -> bool:
         with self.db.transaction() as session:
@@ -317,14 +310,7 @@ class Accounts:
         now = self.clock()
         with self.db.transaction() as session:
             for key, free in ((pair, FREE_FAILURES), (origin, FREE_SOURCE_FAILURES)):
-                _ensure_row(session, self.db, key)
-                failures = session.execute(
-                    update(LoginThrottle).where(LoginThrottle.key == key)
-                    .values(failures=LoginThrottle.failures + 1)
-                    .returning(LoginThrottle.failures)).scalar_one()
-                session.execute(update(LoginThrottle).where(
-                    LoginThrottle.key == key, LoginThrottle.failures == failures)
-                    .values(locked_until=lock_after(failures, now, free)))
+                self._count_throttled(session, key, now, free)
             if userid is not None:
                 failures = session.execute(
                     update(Account).where(Account.userid == userid)
@@ -333,6 +319,17 @@ class Accounts:
                 session.execute(update(Account).where(
                     Account.userid == userid, Account.failures == failures)
                     .values(locked_until=lock_after(failures, now, FREE_ACCOUNT_FAILURES)))
+
+    def _count_throttled(self, session: Session, key: str, now: datetime, free: int) -> None:
+        """One more failure on throttle row ``key``, counted atomically, and its lock."""
+        _ensure_row(session, self.db, key)
+        failures = session.execute(
+            update(LoginThrottle).where(LoginThrottle.key == key)
+            .values(failures=LoginThrottle.failures + 1)
+            .returning(LoginThrottle.failures)).scalar_one()
+        session.execute(update(LoginThrottle).where(
+            LoginThrottle.key == key, LoginThrottle.failures == failures)
+            .values(locked_until=lock_after(failures, now, free)))
 
     def _count_success(self, userid: str, pair: str) -> None:
         with self.db.transaction() as session:
