@@ -150,6 +150,27 @@ class Server:
             self.process.kill()
 
 
+def machine_cpu() -> tuple[float, float]:
+    """(busy, all) CPU time of the whole machine so far, in clock ticks (/proc/stat)."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return float(sum(ticks[:8]) - idle), float(sum(ticks[:8]))
+
+
+def database_cpu() -> float:
+    """CPU seconds used so far by the PostgreSQL server's processes on this machine."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # the process ended meanwhile
+            continue
+        if "(postgres)" in text:
+            fields = text.rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
 def servers(url: str, count: int, bot_pace: float):
     running = [Server(url, bot_pace) for _ in range(count)]
@@ -171,21 +192,29 @@ def measure(config: str, running: list[Server], args: argparse.Namespace) -> dic
     cpu_start = cpu_end = 0.0
     outcome: dict[str, Any] = {}
     spies: list[tuple[subprocess.Popen[bytes], Path]] = []
+    machine_start = machine_end = (0.0, 0.0)
+    db_start = db_end = 0.0
     for line in client.stdout:
         if line.startswith("START"):
             cpu_start = sum(s.cpu() for s in running)
+            machine_start, db_start = machine_cpu(), database_cpu()
             if args.profile:
                 paths = [Path(args.profile) / f"{config}-{i}.txt" for i in range(len(running))]
                 spies = [(spy(server, path, args.seconds), path)
                          for server, path in zip(running, paths, strict=True)]
         elif line.startswith("END"):
             cpu_end = sum(s.cpu() for s in running)
+            machine_end, db_end = machine_cpu(), database_cpu()
         elif line.startswith("{"):
             outcome = json.loads(line)
     client.wait()
     moves = outcome.get("moves", 0)
+    busy, total = (end - start for start, end in zip(machine_start, machine_end, strict=True))
     outcome.update(config=config, processes=len(running), server_cpu=cpu_end - cpu_start,
-                   cpu_per_move_ms=1000 * (cpu_end - cpu_start) / moves if moves else None)
+                   cpu_per_move_ms=1000 * (cpu_end - cpu_start) / moves if moves else None,
+                   database_cpu_per_move_ms=1000 * (db_end - db_start) / moves if moves
+                   else None,
+                   machine_busy_cores=busy / total * (os.cpu_count() or 1) if total else None)
     if spies:
         for process, _ in spies:
             process.wait(60)
@@ -334,6 +363,9 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
                      f"{r['failed']} refused or failed; the move's HTTP answer p50 "
                      f"{r.get('answer_p50_ms', float('nan')):.1f} ms, p99 "
                      f"{r.get('answer_p99_ms', float('nan')):.1f} ms)")
+        lines.append(f"{'':<15} machine busy {r['machine_busy_cores']:.2f} of "
+                     f"{os.cpu_count()} cores; PostgreSQL's processes "
+                     f"{r['database_cpu_per_move_ms']:.2f} ms CPU a move")
         for part, ms in r.get("profile", {}).items():
             lines.append(f"    {part:<48} {ms:>6.2f} ms a move")
     return "\n".join(lines)

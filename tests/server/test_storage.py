@@ -125,3 +125,22 @@ def test_a_database_made_by_the_first_migration_is_upgraded_keeping_its_games(db
         mailed = connection.execute(text("SELECT recipient FROM outbox")).scalars().all()
     assert mailed == ["ann@example.org"]
     upgraded.dispose()
+
+
+def test_sqlite_waits_for_the_disk_only_when_the_url_asks(tmp_path):
+    import pytest
+
+    from blackout.storage.database import DatabaseError
+
+    def synchronous(query: str) -> int:
+        db = Database(f"sqlite:///{tmp_path / 'sync.db'}{query}")
+        with db.engine.connect() as connection:
+            value = connection.exec_driver_sql("PRAGMA synchronous").scalar()
+        db.dispose()
+        return int(value)
+
+    assert synchronous("") == 1  # NORMAL: SQLite's advice in WAL mode
+    assert synchronous("?synchronous=full") == 2
+    assert synchronous("?synchronous=FULL") == 2
+    with pytest.raises(DatabaseError, match="synchronous= in a SQLite URL is one of"):
+        Database(f"sqlite:///{tmp_path / 'sync.db'}?synchronous=sometimes")

@@ -23,7 +23,10 @@ class Bot(Protocol):
     for it with ``isinstance(bot, Hinter)`` (``blackout play``'s ``hint`` command does).
     Likewise optional, ``observe(view)`` lets a bot follow a seat it does not play (the
     ``expert`` learns from it how the others play; ``blackout play``'s hint bot follows
-    the human's seat): ``isinstance(bot, Observer)``.
+    the human's seat): ``isinstance(bot, Observer)``.  A bot whose class says
+    ``instant = True`` decides in microseconds: the server then decides inside the
+    transaction that finds its turn due, instead of claiming the turn, thinking with no
+    transaction open and writing the move in a second one (:func:`is_instant`).
     """
 
     name: str
@@ -43,3 +46,8 @@ class Observer(Protocol):
     """A bot that follows a seat it does not play, from that seat's views (see :class:`Bot`)."""
 
     def observe(self, view: View) -> None: ...
+
+
+def is_instant(bot: object) -> bool:
+    """Whether ``bot`` decides in microseconds (its class says ``instant = True``)."""
+    return getattr(bot, "instant", False) is True

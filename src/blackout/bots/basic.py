@@ -75,6 +75,7 @@ class BasicBot:
     """
 
     name = "basic"
+    instant = True  # decides in microseconds (see blackout.bots.base.Bot)
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed

@@ -12,6 +12,7 @@ class RandomBot:
     """Picks uniformly among the legal actions; never changes a bid out of turn."""
 
     name = "random"
+    instant = True  # decides in microseconds (see blackout.bots.base.Bot)
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)

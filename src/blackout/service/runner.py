@@ -18,6 +18,11 @@ computer player plays for them until they come back).  Every write keeps the boa
   move number it was worked out for and the turn is still the runner's (else the claim is
   released and the turn is worked out again).
 
+An *instant* bot (``basic``, ``random``: microseconds a decision, see
+:func:`blackout.bots.base.is_instant`) needs none of that: its turn is decided and written
+in the very transaction that found it due (a savepoint per board), one commit a move
+instead of two.
+
 Each bot seat keeps one bot object for the life of the game in this process; after a
 restart it is rebuilt by replaying the game's moves and showing the bot the view after
 each (``observe``), so the expert's watch of the table (``others="auto"``) learns on
@@ -29,15 +34,15 @@ from __future__ import annotations
 import logging
 import threading
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 
 from blackout import bots
-from blackout.bots.base import Bot
+from blackout.bots.base import Bot, is_instant
 from blackout.core.actions import Action, parse_action
 from blackout.core.game import Game
 from blackout.service.store import BOT_PREFIX, Board, Due, Store, build_game
@@ -49,12 +54,23 @@ log = logging.getLogger("blackout.runner")
 CLAIM_SLACK = timedelta(seconds=60)
 #: Most moves one ``run_due`` / ``run_board`` makes before returning.
 BURST = 400
+#: How late a board no client of this process watches may be before this process takes
+#: its turn anyway (see :meth:`Runner.run_due`'s ``local``).
+HANDOFF = timedelta(seconds=0.25)
 #: Due boards claimed in one transaction (the earliest due first).  They are then played
 #: one after the other by this process (an expert thinks 0.5 s a move), so the batch is
 #: small: boards due meanwhile are left to the next batch, or to another process.
 BATCH = 8
 
-__all__ = ["BATCH", "BURST", "CLAIM_SLACK", "Due", "Runner"]
+
+
+class Played:
+    """What taking a turn gives when an instant bot played it there and then."""
+
+
+PLAYED = Played()
+
+__all__ = ["BATCH", "BURST", "CLAIM_SLACK", "HANDOFF", "PLAYED", "Due", "Runner"]
 
 
 @dataclass
@@ -87,15 +103,22 @@ class Runner:
 
     # -- what is due --------------------------------------------------------------------
 
-    def run_due(self, limit: int = BURST) -> int:
+    def run_due(self, limit: int = BURST, local: Collection[int] | None = None) -> int:
         """Play the turns due now, earliest first, a claimed batch at a time, until none
-        is due (or ``limit`` moves); how many moves were made."""
+        is due (or ``limit`` moves); how many moves were made.
+
+        ``local``: the boards this process has watchers for (a web server among several
+        on one database).  Their turns are taken when due; any other board's only once
+        it is :data:`HANDOFF` late, so that the process whose clients see a board plays
+        it and sends them its own commit, with no read of the database (a board nobody
+        watches, or whose process is busy or gone, is still played, a little later)."""
         self.catch_up()
         made = 0
         for _round in range(limit):
-            claimed = self._claim_due(min(BATCH, limit - made))
-            if not claimed:
+            claimed, played = self._claim_due(min(BATCH, limit - made), local)
+            if not claimed and not played:
                 break
+            made += played
             for due in claimed:
                 made += self._play_logged(due)
             if made >= limit:
@@ -107,20 +130,26 @@ class Runner:
         the turn out from the board itself, whatever its ``due_at`` says."""
         made = 0
         for _attempt in range(limit):
-            due = self._claim_board(board)
-            if due is None:
+            taken = self._claim_board(board)
+            if taken is None:
                 break
-            made += self._play(due)
+            made += 1 if isinstance(taken, Played) else self._play(taken)
             if made >= limit:
                 break
         return made
 
-    def next_due(self) -> float | None:
-        """Seconds until the next turn is due (0: now), None when nothing is waiting:
-        one indexed query (``min(due_at)``)."""
+    def next_due(self, local: Collection[int] | None = None) -> float | None:
+        """Seconds until the next turn :meth:`run_due` would take is due (0: now), None
+        when nothing is waiting: one indexed query (``min(due_at)``)."""
         self.catch_up()
         with self.store.db.read() as session:
             soonest: datetime | None = session.scalar(select(func.min(GameRow.due_at)))
+            if soonest is not None and local is not None:
+                soonest += HANDOFF
+                if local:
+                    mine = session.scalar(select(func.min(GameRow.due_at)).where(
+                        GameRow.id.in_(local)))
+                    soonest = soonest if mine is None else min(soonest, mine)
         if soonest is None:
             return None
         return max(0.0, (soonest - self.clock()).total_seconds())
@@ -141,38 +170,52 @@ class Runner:
 
     # -- claim, think, write --------------------------------------------------------------
 
-    def _claim_due(self, limit: int) -> list[Due]:
-        """Claim up to ``limit`` of the boards due now, in one transaction."""
+    def _claim_due(self, limit: int, local: Collection[int] | None = None
+                   ) -> tuple[list[Due], int]:
+        """In one transaction, up to ``limit`` of the boards due now (see
+        :meth:`run_due` for ``local``): the turns of instant bots played at once, the
+        others claimed (to think with no transaction open); the claimed turns and how
+        many moves were played."""
         now = self.clock()
         db = self.store.db
-        due_now = (select(GameRow).where(GameRow.due_at <= now)
+        takeable = GameRow.due_at <= now
+        if local is not None:
+            late = GameRow.due_at <= now - HANDOFF
+            takeable = and_(takeable, or_(GameRow.id.in_(local), late)) if local else late
+        due_now = (select(GameRow).where(takeable)
                    .order_by(GameRow.due_at, GameRow.id).limit(limit))
         if db.is_sqlite:
             # Look before taking SQLite's write lock: most rounds find nothing due.
             with db.read() as session:
-                if session.scalar(select(GameRow.id).where(GameRow.due_at <= now)
-                                  .limit(1)) is None:
-                    return []
+                if session.scalar(select(GameRow.id).where(takeable).limit(1)) is None:
+                    return [], 0
         else:
             due_now = due_now.with_for_update(skip_locked=True)
+        played: list[Board] = []
+        claimed: list[Due] = []
         with db.transaction() as session:
             rows = list(session.scalars(due_now))
             if not rows:
-                return []
+                return [], 0
             seats: defaultdict[int, list[SeatRow]] = defaultdict(list)
             for seat in session.scalars(select(SeatRow).where(
                     SeatRow.game_id.in_([row.id for row in rows]))
                     .order_by(SeatRow.game_id, SeatRow.seat)):
                 seats[seat.game_id].append(seat)
-            claimed = []
             for row in rows:
-                due = self._claim(self.store.board_of(session, row, seats[row.id]), now)
-                if due is not None:
-                    claimed.append(due)
-            return claimed
+                b = self.store.board_of(session, row, seats[row.id])
+                taken = self._take(b, now)
+                if isinstance(taken, Played):
+                    played.append(b)
+                elif taken is not None:
+                    claimed.append(taken)
+        for b in played:
+            self.store.after_commit(b)
+        return claimed, len(played)
 
-    def _claim_board(self, board: int) -> Due | None:
-        """Claim the turn due now on ``board``, if there is one."""
+    def _claim_board(self, board: int) -> Due | Played | None:
+        """The turn due now on ``board``, if there is one: played (an instant bot's) or
+        claimed."""
         now = self.clock()
         query = select(GameRow).where(GameRow.id == board)
         if not self.store.db.is_sqlite:  # SQLite's BEGIN IMMEDIATE serializes already
@@ -181,26 +224,70 @@ class Runner:
             row = session.scalars(query).first()
             if row is None:
                 return None
-            return self._claim(self.store.board_of(session, row), now)
+            b = self.store.board_of(session, row)
+            taken = self._take(b, now)
+        if isinstance(taken, Played):
+            self.store.after_commit(b)
+        return taken
 
-    def _claim(self, b: Board, now: datetime) -> Due | None:
-        """Inside the claiming transaction: the turn due on ``b`` now, claimed (a lease
-        on the row, ``due_at`` moved to its end), or None (nothing due, or another
-        runner's claim is live); ``due_at`` is put right either way."""
+    def _take(self, b: Board, now: datetime) -> Due | Played | None:
+        """Inside the transaction that read ``b`` (row-locked): the turn due on it now
+        played at once by an instant bot (PLAYED), else claimed (the Due: a lease on the
+        row, ``due_at`` moved to its end), or None (nothing due, or another runner's
+        claim is live); ``due_at`` is put right either way."""
         when = self.timing.when(b)
         row = b.row
-        due = None
-        if when is not None and when[0] <= now and not (
+        if when is None or when[0] > now or (
                 row.claimed_move == b.next_move and row.claimed_until is not None
                 and row.claimed_until > now):
-            due = when[1]
-            row.claimed_move = due.move
-            row.claimed_until = now + self.lease
-            if b.game is not None:  # a private copy: the bot may keep it
-                with self._lock:
-                    self._positions[due.board, due.move] = (b.game, row.seed)
+            self.store.keep_due(b)
+            return None
+        due = when[1]
+        bot = None if b.game is None else self._instant_bot(due, row.seed)
+        if bot is not None and self._play_at_once(b, due, bot):
+            return PLAYED
+        # Claimed; or an instant bot failed (logged), and the board waits out the lease.
+        row.claimed_move = due.move
+        row.claimed_until = now + self.lease
+        if bot is not None:
+            row.due_at = row.claimed_until  # the failed write's position is not kept
+            return None
+        if b.game is not None:  # a private copy: the bot may keep it
+            with self._lock:
+                self._positions[due.board, due.move] = (b.game, row.seed)
         self.store.keep_due(b)
         return due
+
+    def _instant_bot(self, due: Due, game_seed: int) -> Bot | None:
+        """The seat's bot object when it is an instant one (else None)."""
+        with self._lock:
+            player = self._players.get((due.board, due.seat, due.bot))
+        bot = player.bot if player is not None else self._new_bot(due, game_seed)
+        return bot if is_instant(bot) else None
+
+    def _play_at_once(self, b: Board, due: Due, bot: Bot) -> bool:
+        """An instant bot's turn decided and written inside the transaction that found
+        it due, in a savepoint: a failure (logged, False) undoes this board only."""
+        game = b.game
+        assert game is not None
+        try:
+            with b.session.begin_nested():
+                action = bot.choose(game.view(due.seat))
+                if action is None:
+                    raise ValueError(f"{due.bot} chose nothing on its own turn")
+                self.store.play(b, due.seat, action, due.reason)
+                self.store.settle(b, self.store.finish_game)
+                self.store.finish_write(b)
+        except Exception:
+            log.exception("runner: board %s move %s", due.board, due.move)
+            return False
+        key = (due.board, due.seat, due.bot)
+        with self._lock:
+            if game.is_over:
+                self._players.pop(key, None)
+            else:
+                self._players[key] = _Player(bot, game.copy(), b.row.move_count)
+        return True
 
     def _play_logged(self, due: Due) -> int:
         """:meth:`_play`, a failure logged (the turn stays claimed until the lease ends,

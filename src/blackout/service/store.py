@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -258,11 +258,13 @@ class Store:
                 notifier(board, board.notices)
         if board.events:
             row = board.row
-            for body in board.events:
-                row.last_event += 1
-                board.session.add(EventRow(game_id=row.id, number=row.last_event,
-                                           body=json.dumps(body), created_at=board.now))
-            board.session.flush()
+            first = row.last_event + 1
+            row.last_event += len(board.events)
+            # One INSERT of plain rows (no ORM objects to track): a move's cost is mostly
+            # this bookkeeping.  It flushes the row's changes first (autoflush).
+            board.session.execute(insert(EventRow), [
+                {"game_id": row.id, "number": first + i, "body": json.dumps(body),
+                 "created_at": board.now} for i, body in enumerate(board.events)])
             self.bus.notify(board.session, row.id, row.last_event)
 
     def keep_due(self, board: Board) -> None:
@@ -344,11 +346,10 @@ class Store:
             raise Illegal(str(exc)) from None
         row = board.row
         number = row.move_count + 1
-        board.session.add(MoveRow(game_id=row.id, number=number, seat=seat,
-                                  action=str(action), kind=kind, comment=comment or None,
-                                  created_at=board.now))
-        try:
-            board.session.flush()  # the unique (board, number) constraint speaks now
+        try:  # the unique (board, number) constraint speaks now
+            board.session.execute(insert(MoveRow).values(
+                game_id=row.id, number=number, seat=seat, action=str(action), kind=kind,
+                comment=comment or None, created_at=board.now))
         except IntegrityError:
             raise Stale(f"board {row.id} changed while your move was being made; it was "
                         "not applied, look at the board and try again", number) from None

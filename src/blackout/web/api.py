@@ -74,7 +74,9 @@ class Chat(BaseModel):
     text: Text
 
 
-def services_of(request: Request) -> Services:
+# The dependencies that do no I/O are ``async``: FastAPI runs a plain ``def`` dependency
+# in its thread pool, a hop that costs more than they do.
+async def services_of(request: Request) -> Services:
     services: Services = request.app.state.services
     return services
 
@@ -82,8 +84,8 @@ def services_of(request: Request) -> Services:
 Svc = Annotated[Services, Depends(services_of)]
 
 
-def token_of(bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-             cookie: Annotated[str | None, Depends(_cookie)]) -> str | None:
+async def token_of(bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+                   cookie: Annotated[str | None, Depends(_cookie)]) -> str | None:
     if bearer is not None and bearer.credentials:
         return bearer.credentials
     return cookie or None
@@ -92,25 +94,35 @@ def token_of(bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bea
 Token = Annotated[str | None, Depends(token_of)]
 
 
-def viewer(services: Svc, token: Token) -> str | None:
-    """The logged-in userid, or None (a spectator) without a valid token."""
-    if token is None:
-        return None
-    try:
-        return services.sessions.userid_for(token)
-    except errors.Unauthorized:
-        return None
+class Caller:
+    """Who is asking, worked out in the route's own worker thread (a session lookup
+    reads the database): one thread hop a request, not one per dependency."""
+
+    def __init__(self, services: Services, token: str | None) -> None:
+        self.services = services
+        self.token = token
+
+    def viewer(self) -> str | None:
+        """The logged-in userid, or None (a spectator) without a valid token."""
+        if self.token is None:
+            return None
+        try:
+            return self.services.sessions.userid_for(self.token)
+        except errors.Unauthorized:
+            return None
+
+    def player(self) -> str:
+        """The logged-in userid; 401 without a valid token."""
+        if self.token is None:
+            raise errors.Unauthorized("log in first (POST /api/session)")
+        return self.services.sessions.userid_for(self.token)
 
 
-def player(services: Svc, token: Token) -> str:
-    """The logged-in userid; 401 without a valid token."""
-    if token is None:
-        raise errors.Unauthorized("log in first (POST /api/session)")
-    return services.sessions.userid_for(token)
+async def caller_of(services: Svc, token: Token) -> Caller:
+    return Caller(services, token)
 
 
-Viewer = Annotated[str | None, Depends(viewer)]
-Player = Annotated[str, Depends(player)]
+Who = Annotated[Caller, Depends(caller_of)]
 
 
 # -- accounts and sessions ---------------------------------------------------------------
@@ -145,8 +157,8 @@ def log_out(services: Svc, token: Token) -> Response:
 
 
 @router.get("/me", tags=["accounts"])
-def me(userid: Player) -> dict[str, str]:
-    return {"userid": userid}
+def me(who: Who) -> dict[str, str]:
+    return {"userid": who.player()}
 
 
 # -- tables ------------------------------------------------------------------------------
@@ -158,62 +170,61 @@ def variants(services: Svc) -> list[dict[str, Any]]:
 
 
 @router.get("/tables", tags=["tables"])
-def lobby(services: Svc, userid: Viewer) -> dict[str, Any]:
-    return services.queries.lobby(userid)
+def lobby(who: Who) -> dict[str, Any]:
+    return who.services.queries.lobby(who.viewer())
 
 
 @router.post("/tables", status_code=201, tags=["tables"])
-def create_table(body: NewTable, services: Svc, userid: Player) -> dict[str, Any]:
-    return services.tables.create(userid, body.variant, body.options, list(body.seats),
-                                  body.private, body.clock)
+def create_table(body: NewTable, who: Who) -> dict[str, Any]:
+    return who.services.tables.create(who.player(), body.variant, body.options,
+                                      list(body.seats), body.private, body.clock)
 
 
 @router.get("/tables/{board}", tags=["tables"])
-def table(board: Board, services: Svc, userid: Viewer) -> dict[str, Any]:
-    return services.queries.table(board, userid)
+def table(board: Board, who: Who) -> dict[str, Any]:
+    return who.services.queries.table(board, who.viewer())
 
 
 @router.post("/tables/{board}/join", tags=["tables"])
-def join(board: Board, services: Svc, userid: Player,
-         body: Join | None = None) -> dict[str, Any]:
+def join(board: Board, who: Who, body: Join | None = None) -> dict[str, Any]:
     body = body or Join()
-    return services.tables.join(board, userid, body.seat, body.invite)
+    return who.services.tables.join(board, who.player(), body.seat, body.invite)
 
 
 @router.post("/tables/{board}/leave", tags=["tables"])
-def leave(board: Board, services: Svc, userid: Player) -> dict[str, Any]:
-    return services.tables.leave(board, userid)
+def leave(board: Board, who: Who) -> dict[str, Any]:
+    return who.services.tables.leave(board, who.player())
 
 
 @router.post("/tables/{board}/moves", tags=["play"])
-def move(board: Board, body: Move, services: Svc, userid: Player) -> dict[str, Any]:
-    return services.tables.move(board, userid, body.action, body.expect)
+def move(board: Board, body: Move, who: Who) -> dict[str, Any]:
+    return who.services.tables.move(board, who.player(), body.action, body.expect)
 
 
 @router.post("/tables/{board}/queue", tags=["play"])
-def queue(board: Board, body: Queued, services: Svc, userid: Player) -> dict[str, Any]:
-    return services.tables.queue(board, userid, body.action)
+def queue(board: Board, body: Queued, who: Who) -> dict[str, Any]:
+    return who.services.tables.queue(board, who.player(), body.action)
 
 
 @router.post("/tables/{board}/resign", tags=["play"])
-def resign(board: Board, services: Svc, userid: Player) -> dict[str, Any]:
-    return services.tables.resign(board, userid)
+def resign(board: Board, who: Who) -> dict[str, Any]:
+    return who.services.tables.resign(board, who.player())
 
 
 @router.post("/tables/{board}/chat", status_code=204, tags=["play"])
-def chat(board: Board, body: Chat, services: Svc, userid: Player) -> Response:
-    services.tables.chat(board, userid, body.text)
+def chat(board: Board, body: Chat, who: Who) -> Response:
+    who.services.tables.chat(board, who.player(), body.text)
     return Response(status_code=204)
 
 
 @router.get("/tables/{board}/hint", tags=["play"])
-def hint(board: Board, services: Svc, userid: Player) -> dict[str, Any]:
-    return services.queries.hint(board, userid)
+def hint(board: Board, who: Who) -> dict[str, Any]:
+    return who.services.queries.hint(board, who.player())
 
 
 @router.get("/tables/{board}/record", tags=["tables"])
-def record(board: Board, services: Svc, userid: Viewer) -> dict[str, Any]:
-    return services.queries.record(board, userid)
+def record(board: Board, who: Who) -> dict[str, Any]:
+    return who.services.queries.record(board, who.viewer())
 
 
 # -- players -----------------------------------------------------------------------------

@@ -50,7 +50,10 @@ def create_app(services: Services, *, run_bots: bool = True, poll: float | None 
     if poll is None:
         poll = POLL_SQLITE if services.db.is_sqlite else POLL_POSTGRES
     hub = Hub(services, poll=poll)
-    runner = BotRunner(services) if run_bots else None
+    # On PostgreSQL other processes may serve the same tables: play first the boards
+    # whose clients are here (their commit is then sent without reading it back).
+    local = None if services.db.is_sqlite else hub.watched
+    runner = BotRunner(services, local=local) if run_bots else None
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -192,6 +192,10 @@ class Hub:
                 except Exception:  # a database hiccup: try again next round
                     log.exception("polling board %s", feed.board)
 
+    def watched(self) -> frozenset[int]:
+        """The boards with a connection in this process (on the event loop)."""
+        return frozenset(self.feeds)
+
     def watch(self, board: int, dirty: asyncio.Event) -> BoardFeed:
         feed = self.feeds.get(board)
         if feed is None:

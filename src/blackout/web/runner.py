@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable, Collection
+from functools import partial
 
 from anyio import CapacityLimiter, to_thread
 
@@ -25,9 +27,15 @@ MIN_WAIT = 0.02  # seconds between rounds that played nothing (a busy server is 
 
 
 class BotRunner:
-    def __init__(self, services: Services, idle: float = IDLE) -> None:
+    """``local``: the boards this process's clients watch, asked before each round; their
+    turns go first (see :meth:`blackout.service.runner.Runner.run_due`).  None: every due
+    board alike (SQLite: one process serves everything)."""
+
+    def __init__(self, services: Services, idle: float = IDLE,
+                 local: Callable[[], Collection[int]] | None = None) -> None:
         self.services = services
         self.idle = idle
+        self.local = local
         self._kick = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._one_at_a_time = CapacityLimiter(1)
@@ -49,14 +57,16 @@ class BotRunner:
         runner = self.services.runner
         while True:
             self._kick.clear()
+            local = None if self.local is None else self.local()
             try:
-                moves = await to_thread.run_sync(runner.run_due,
+                moves = await to_thread.run_sync(partial(runner.run_due, local=local),
                                                  limiter=self._one_at_a_time)
                 if moves == 0:
                     await asyncio.sleep(MIN_WAIT)  # commits that bring nothing due: no spin
                 if self._kick.is_set():
                     continue  # committed meanwhile: look again at once (next_due can wait)
-                due = await to_thread.run_sync(runner.next_due, limiter=self._one_at_a_time)
+                due = await to_thread.run_sync(partial(runner.next_due, local),
+                                               limiter=self._one_at_a_time)
             except Exception:
                 log.exception("bot runner")
                 await asyncio.sleep(RETRY)
