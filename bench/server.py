@@ -158,7 +158,8 @@ def machine_cpu() -> tuple[float, float]:
 
 
 def database_cpu() -> float:
-    """CPU seconds used so far by the PostgreSQL server's processes on this machine."""
+    """CPU seconds used so far by the PostgreSQL server's processes on this machine, the
+    backends that have exited included (their parent's cutime and cstime)."""
     total = 0
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
@@ -167,7 +168,7 @@ def database_cpu() -> float:
             continue
         if "(postgres)" in text:
             fields = text.rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
+            total += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -239,7 +240,7 @@ def spy(server: Server, path: Path, seconds: float) -> subprocess.Popen[bytes]:
 #: stack of that function in that file.  Service calls made with ``to_thread`` run in
 #: worker threads whose stacks start at the service, hence the service-level names.
 PARTS = [
-    ("runner: claim the due boards", "_claim_due", "service/runner.py"),
+    ("runner: claim the due boards, instant bots play", "_claim_due", "service/runner.py"),
     ("runner: the bot thinks", "_think", "service/runner.py"),
     ("runner: write the bot's move", "_play", "service/runner.py"),
     ("runner: next_due, catch-up", "next_due", "service/runner.py"),

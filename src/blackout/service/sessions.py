@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from blackout.service.accounts import Accounts
 from blackout.service.errors import Unauthorized
@@ -21,6 +21,9 @@ IDLE_LIMIT = timedelta(days=30)
 #: ``last_used_at`` is written at most this often: a read must not write every time.
 TOUCH_EVERY = timedelta(hours=1)
 NOT_LOGGED_IN = "not logged in (or the session has expired); log in again"
+# Every request asks this: built once (building a statement costs more than running it).
+_SESSION = select(SessionRow.userid, SessionRow.revoked_at, SessionRow.last_used_at).where(
+    SessionRow.token_hash == bindparam("key"))
 
 
 def token_hash(token: str) -> str:
@@ -59,9 +62,7 @@ class Sessions:
             raise Unauthorized(NOT_LOGGED_IN)
         key = token_hash(token)
         with self.db.read() as session:
-            found = session.execute(select(
-                SessionRow.userid, SessionRow.revoked_at, SessionRow.last_used_at).where(
-                SessionRow.token_hash == key)).first()
+            found = session.execute(_SESSION, {"key": key}).first()
         if found is None:
             raise Unauthorized(NOT_LOGGED_IN)
         userid, revoked_at, last_used_at = found

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -59,6 +59,20 @@ def seat_of(seats: list[SeatRow], userid: str) -> int | None:
     return None
 
 
+# The statements of every move, built once: building a statement costs more than
+# running it (SQLAlchemy caches the SQL, not the Python objects that say it).
+_GAME = select(GameRow).where(GameRow.id == bindparam("board"))
+_GAME_LOCKED = _GAME.with_for_update()  # PostgreSQL: writers on one board queue here
+_SEATS = select(SeatRow).where(SeatRow.game_id == bindparam("board")).order_by(SeatRow.seat)
+_MOVES_BETWEEN = (select(MoveRow).where(MoveRow.game_id == bindparam("board"),
+                                        MoveRow.number > bindparam("after"),
+                                        MoveRow.number <= bindparam("upto"))
+                  .order_by(MoveRow.number))
+_NEXT_QUEUED = (select(QueuedMove).where(QueuedMove.game_id == bindparam("board"),
+                                         QueuedMove.seat == bindparam("seat"))
+                .order_by(QueuedMove.id).limit(1))
+
+
 def build_game(row: GameRow, moves: list[MoveRow] | None = None) -> Game:
     """The game of ``row`` from its rules and seed, after ``moves``."""
     game = Game.new(variant(row.variant, **json.loads(row.options)),
@@ -90,10 +104,8 @@ class PositionCache:
         if count < row.move_count:
             # Only up to the row's count: on PostgreSQL (READ COMMITTED) a move committed
             # after the row was read would otherwise mix two moments in one position.
-            for move in session.scalars(select(MoveRow).where(
-                    MoveRow.game_id == row.id, MoveRow.number > count,
-                    MoveRow.number <= row.move_count)
-                    .order_by(MoveRow.number)):
+            for move in session.scalars(_MOVES_BETWEEN, {
+                    "board": row.id, "after": count, "upto": row.move_count}):
                 game.apply(parse_action(move.action), seat=move.seat)
         return game
 
@@ -314,10 +326,7 @@ class Store:
             return self.load(session, board)
 
     def load(self, session: Session, board: int, lock: bool = False) -> Board:
-        query = select(GameRow).where(GameRow.id == board)
-        if lock:
-            query = query.with_for_update()  # PostgreSQL: writers on one board queue here
-        row = session.scalars(query).first()
+        row = session.scalars(_GAME_LOCKED if lock else _GAME, {"board": board}).first()
         if row is None:
             raise NotFound(f"board {board} not found")
         return self.board_of(session, row)
@@ -327,8 +336,7 @@ class Store:
         """The board of a game row already read in ``session`` (its seats read now
         unless given, in seat order)."""
         if seats is None:
-            seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == row.id)
-                                         .order_by(SeatRow.seat)))
+            seats = list(session.scalars(_SEATS, {"board": row.id}))
         game = None if row.status == "waiting" else self.cache.game(session, row)
         return Board(session, row, seats, game, self.clock())
 
@@ -370,9 +378,8 @@ class Store:
             controller = board.controller(seat)
             if is_bot(controller):
                 break  # computer players move off the request path (the runner)
-            queued = board.session.scalars(select(QueuedMove).where(
-                QueuedMove.game_id == board.number, QueuedMove.seat == seat
-            ).order_by(QueuedMove.id).limit(1)).first()
+            queued = board.session.scalars(_NEXT_QUEUED, {"board": board.number,
+                                                          "seat": seat}).first()
             if queued is None:
                 break
             board.session.delete(queued)
