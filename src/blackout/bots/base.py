@@ -26,7 +26,7 @@ class Bot(Protocol):
     the human's seat): ``isinstance(bot, Observer)``.  A bot whose class says
     ``instant = True`` decides in microseconds: the server then decides inside the
     transaction that finds its turn due, instead of claiming the turn, thinking with no
-    transaction open and writing the move in a second one (:func:`is_instant`).
+    transaction open and writing the move in a second one (:func:`blackout.bots.is_instant`).
     """
 
     name: str
@@ -46,8 +46,3 @@ class Observer(Protocol):
     """A bot that follows a seat it does not play, from that seat's views (see :class:`Bot`)."""
 
     def observe(self, view: View) -> None: ...
-
-
-def is_instant(bot: object) -> bool:
-    """Whether ``bot`` decides in microseconds (its class says ``instant = True``)."""
-    return getattr(bot, "instant", False) is True

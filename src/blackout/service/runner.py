@@ -19,7 +19,7 @@ computer player plays for them until they come back).  Every write keeps the boa
   released and the turn is worked out again).
 
 An *instant* bot (``basic``, ``random``: microseconds a decision, see
-:func:`blackout.bots.base.is_instant`) needs none of that: its turn is decided and written
+:func:`blackout.bots.is_instant`) needs none of that: its turn is decided and written
 in the very transaction that found it due (a savepoint per board), one commit a move
 instead of two.
 
@@ -42,7 +42,7 @@ from typing import Any
 from sqlalchemy import and_, func, or_, select
 
 from blackout import bots
-from blackout.bots.base import Bot, is_instant
+from blackout.bots.base import Bot
 from blackout.core.actions import Action, parse_action
 from blackout.core.game import Game
 from blackout.service.store import BOT_PREFIX, Board, Due, Store, build_game
@@ -61,7 +61,6 @@ HANDOFF = timedelta(seconds=0.25)
 #: one after the other by this process (an expert thinks 0.5 s a move), so the batch is
 #: small: boards due meanwhile are left to the next batch, or to another process.
 BATCH = 8
-
 
 
 class Played:
@@ -260,10 +259,14 @@ class Runner:
 
     def _instant_bot(self, due: Due, game_seed: int) -> Bot | None:
         """The seat's bot object when it is an instant one (else None)."""
+        try:
+            if not bots.is_instant(_bot_name(due.bot)):
+                return None
+        except ValueError:  # no such bot: the claim's path logs it
+            return None
         with self._lock:
             player = self._players.get((due.board, due.seat, due.bot))
-        bot = player.bot if player is not None else self._new_bot(due, game_seed)
-        return bot if is_instant(bot) else None
+        return player.bot if player is not None else self._new_bot(due, game_seed)
 
     def _play_at_once(self, b: Board, due: Due, bot: Bot) -> bool:
         """An instant bot's turn decided and written inside the transaction that found
@@ -366,7 +369,7 @@ class Runner:
             observe(player.game.view(seat))
 
     def _new_bot(self, due: Due, game_seed: int) -> Bot:
-        name = due.bot[len(BOT_PREFIX):].split("-")[0]
+        name = _bot_name(due.bot)
         # Seeded from the game's secret seed and the seat: repeatable for a fixed budget.
         seed = (game_seed * 1_000_003 + due.seat) % 2**62
         try:
@@ -379,3 +382,8 @@ class Runner:
         with self._lock:
             for key in [k for k in self._players if k[0] == board]:
                 self._players.pop(key)
+
+
+def _bot_name(controller: str) -> str:
+    """The bot of a seat's controller: ``bot:expert`` (or ``bot:expert-2``) -> expert."""
+    return controller[len(BOT_PREFIX):].split("-")[0]
