@@ -6,7 +6,9 @@ comes from the per-process :class:`PositionCache` (checked by move count, caught
 from the moves it lacks, rebuilt only on a miss), the change is made, and the events it
 caused are appended to the board's numbered log in the same transaction.  After the
 commit the cache keeps the new position and the bus is told.  A refused change rolls
-the whole transaction back: nothing is written, the cache keeps the old position.
+the whole transaction back: nothing is written, the cache keeps the old position.  The
+board mail's story of the game (a :class:`Telling`) is kept the same way, next to the
+position: told in the write (:meth:`PositionCache.telling`), kept after its commit.
 
 Every write also keeps ``games.due_at``: when the runner must act on the board next (a
 computer player's turn, a move clock running out, an absent player's grace period
