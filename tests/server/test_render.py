@@ -163,7 +163,7 @@ def check_position(game: Game, given: list[str], moves: list[tuple[int, str]],
     snap = snapshot(game, given, moves)
     names = game.players
     tricks = oracle_tricks(game)
-    story = Story.of(snap.game_events())
+    story = Story.of(snap.game_events(), snap.moves, game.n)
     # The story (from the events) against the game.
     assert story.results == game.hands_played
     assert [m.hand for m in story.moves] == hands_of_moves
@@ -199,7 +199,7 @@ def check_position(game: Game, given: list[str], moves: list[tuple[int, str]],
     if moves:
         seat, action = moves[-1]
         lines = describe(MoveAccepted(101, len(moves), seat, names[seat], action, "player"),
-                         snap)
+                         dict(enumerate(snap.game_events())), names)
         assert lines[0] == f"Move #{len(moves)}: {names[seat]} {action}"
         taken = [line.strip()[len("Trick: "):] for line in lines[1:]
                  if line.strip().startswith("Trick: ")]

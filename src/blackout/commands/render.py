@@ -7,14 +7,16 @@ What happened in the game (who took each trick, where a hand ended, its scores) 
 by the core's events (:mod:`blackout.core.events`), as the game returned them when the
 stored moves were replayed (:meth:`Snapshot.game_events`): :class:`Story` folds them,
 and nothing here works a trick's winner or a hand boundary out for itself.  Events are
-public by construction (a card is in one only once it is played).
+public by construction (a card is in one only once it is played).  The board mail's
+story is a brief one, kept up to date move by move next to the cached position
+(:func:`told_board_text`), so its board costs the same at move 10 and at move 1000.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from blackout.core.actions import BidAction
 from blackout.core.cards import Card, Suit, cards_in
@@ -29,9 +31,11 @@ from blackout.core.events import (
     TrickTaken,
     TrumpNamed,
 )
+from blackout.core.game import Events, Game
 from blackout.core.rules import Rules
 from blackout.core.view import HandResult, Phase, View
 from blackout.service import Snapshot, Standing
+from blackout.storage import GameRow, MoveRow, SeatRow
 
 
 def cards_text(cards: list[Card] | tuple[Card, ...]) -> str:
@@ -63,27 +67,85 @@ class MoveStory:
     caused: list[Event]
 
 
+@dataclass(frozen=True)
+class Said:
+    """A comment a player made with their move."""
+
+    number: int
+    seat: int
+    comment: str
+
+
 @dataclass
 class Story:
-    """A game told by its events: ``events[0]`` are the opening events, ``events[n]``
-    what move ``n`` caused (:meth:`Snapshot.game_events`)."""
+    """A game told by its events, move by move (:meth:`tell`): the opening events, then
+    what each stored move caused (:meth:`Snapshot.game_events`), with the moves' seats
+    and comments.
 
-    hands: list[HandStory]
-    moves: list[MoveStory]
+    A ``brief`` story keeps only what a board shows (the last two hands, the score
+    sheet, the comments some seat has not moved since), so that it stays small however
+    long the game: the board mail keeps one next to each cached position
+    (:meth:`blackout.service.store.PositionCache.telling`).  A full one also keeps every
+    hand and every move (for the history)."""
+
+    seats: int
+    brief: bool = False
+    hands: list[HandStory] = field(default_factory=list)
+    moves: list[MoveStory] = field(default_factory=list)
+    #: The score sheet: a row per finished hand.
+    results: list[HandResult] = field(default_factory=list)
     over: GameOver | None = None
+    #: The moves told.
+    count: int = 0
+    #: Per seat, the number of the last move made from it (0: none yet).
+    last_moved: list[int] = field(default_factory=list)
+    said: list[Said] = field(default_factory=list)
+    #: The score sheet laid out (:meth:`sheet`): for how many rows, with which names.
+    laid_out: tuple[int, Sequence[str], str] | None = None
+
+    def __post_init__(self) -> None:
+        self.last_moved = self.last_moved or [0] * self.seats
 
     @classmethod
-    def of(cls, events: Sequence[Sequence[Event]]) -> Story:
-        story = cls([], [])
-        for number, caused in enumerate(events):
-            move = MoveStory(story.hands[-1].number if story.hands else 0, [])
-            for event in caused:
-                story._add(event)
-                if not _is_the_move(event):
-                    move.caused.append(event)
-            if number:
-                story.moves.append(move)
+    def of(cls, events: Sequence[Events], moves: Sequence[MoveRow], seats: int) -> Story:
+        """The full story of a game whose ``moves`` caused ``events`` (after the
+        opening events: ``events[0]``)."""
+        story = cls(seats)
+        story.tell(None, events[0])
+        for move, caused in zip(moves, events[1:], strict=True):
+            story.tell(move, caused)
         return story
+
+    @classmethod
+    def begin(cls, game: Game) -> Story:
+        """A brief story of ``game``, which has told nothing yet."""
+        return cls(game.n, brief=True)
+
+    def tell(self, move: MoveRow | None, events: Events) -> None:
+        """Fold what ``move`` caused (None: the game's opening events)."""
+        told = MoveStory(self.hands[-1].number if self.hands else 0, [])
+        for event in events:
+            self._add(event)
+            if not _is_the_move(event):
+                told.caused.append(event)
+        if move is None:
+            return
+        self.count = move.number
+        self.last_moved[move.seat] = move.number
+        if move.comment:
+            self.said.append(Said(move.number, move.seat, move.comment))
+        if not self.brief:
+            self.moves.append(told)
+            return
+        del self.hands[:-2]
+        # Every seat's board shows the comments since that seat's last move.
+        since = min(self.last_moved)
+        self.said = [said for said in self.said if said.number > since]
+
+    def copy(self) -> Story:
+        return replace(self, hands=[replace(h, tricks=list(h.tricks)) for h in self.hands],
+                       moves=list(self.moves), results=list(self.results),
+                       last_moved=list(self.last_moved), said=list(self.said))
 
     def _add(self, event: Event) -> None:
         if isinstance(event, HandDealt):
@@ -96,13 +158,17 @@ class Story:
             hand.tricks.append(event)
         elif isinstance(event, HandScored):
             hand.result = event.result
+            self.results.append(event.result)
         elif isinstance(event, GameOver):
             self.over = event
 
-    @property
-    def results(self) -> list[HandResult]:
-        """The score sheet: a row per finished hand."""
-        return [hand.result for hand in self.hands if hand.result is not None]
+    def sheet(self, rules: Rules, names: Sequence[str]) -> str:
+        """:func:`sheet_text` of ``results``, laid out once per finished hand: a kept
+        story carries it from move to move (every row's width depends on every row;
+        a story is of one game, whose rules never change)."""
+        if self.laid_out is None or self.laid_out[:2] != (len(self.results), names):
+            self.laid_out = (len(self.results), names, sheet_text(rules, names, self.results))
+        return self.laid_out[2]
 
     def last_trick(self) -> tuple[HandStory, TrickTaken] | None:
         """The last trick taken, while it is worth showing: the current hand's last one,
@@ -127,7 +193,7 @@ def _is_the_move(event: Event) -> bool:
 
 
 def story_of(snap: Snapshot) -> Story:
-    return Story.of(snap.game_events())
+    return Story.of(snap.game_events(), snap.moves, snap.game.n)
 
 
 def trick_text(trick: TrickTaken, names: Sequence[str]) -> str:
@@ -166,9 +232,9 @@ def _bid(bid: BidAction | None) -> str:
 
 # -- boards ------------------------------------------------------------------------------
 
-def _names(snap: Snapshot) -> list[str]:
+def _names(seats: Sequence[SeatRow]) -> list[str]:
     names = []
-    for seat in snap.seats:
+    for seat in seats:
         if seat.resigned:
             names.append(f"{seat.name} (now {seat.controller})")
         else:
@@ -176,34 +242,37 @@ def _names(snap: Snapshot) -> list[str]:
     return names
 
 
-def board_text(snap: Snapshot, seat: int | None = None, title: str = "",
-               story: Story | None = None) -> str:
-    """The board as ``seat`` sees it (``None``: an outsider, who sees no hand);
-    ``story``: :func:`story_of` ``snap``, when the caller has it already."""
-    game = snap.game
-    story = story or story_of(snap)
-    lines = [f"Board {snap.board}: blackout ({game.rules.variant}){title}",
-             "Players: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(_names(snap)))]
+def board_text(snap: Snapshot, seat: int | None = None, title: str = "") -> str:
+    """The board as ``seat`` sees it (``None``: an outsider, who sees no hand)."""
+    return told_board_text(snap.row, snap.seats, snap.game, story_of(snap), seat, title)
+
+
+def told_board_text(row: GameRow, seats: Sequence[SeatRow], game: Game, story: Story,
+                    seat: int | None = None, title: str = "") -> str:
+    """The board of ``row`` as ``seat`` sees it, ``game`` being its position after the
+    moves ``story`` told (a brief story is enough)."""
+    lines = [f"Board {row.id}: blackout ({game.rules.variant}){title}",
+             "Players: " + ", ".join(f"{i + 1}. {n}" for i, n in enumerate(_names(seats)))]
     # A replay of an earlier position (fewer moves than stored) shows that position.
-    earlier = len(snap.moves) < snap.row.move_count
-    if game.is_over or (snap.row.status != "active" and not earlier):
-        lines.append(_result_line(snap))
+    earlier = story.count < row.move_count
+    if game.is_over or (row.status != "active" and not earlier):
+        lines.append(_result_line(row, game))
         lines += _last_trick_lines(story, game.players)
     else:
-        lines += _hand_lines(snap, story,
+        lines += _hand_lines(game, story,
                              game.view(seat) if seat is not None else game.public_view(), seat)
     if story.results:
-        lines += ["", "Score sheet:", sheet_text(game.rules, game.players, story.results)]
-    lines += _comment_lines(snap, seat)
+        lines += ["", "Score sheet:", story.sheet(game.rules, game.players)]
+    lines += _comment_lines(story, game.players, seat)
     return "\n".join(lines)
 
 
-def _result_line(snap: Snapshot) -> str:
-    result = json.loads(snap.row.result or "{}")
-    names = snap.game.players
+def _result_line(row: GameRow, game: Game) -> str:
+    result = json.loads(row.result or "{}")
+    names = game.players
     winners = ", ".join(names[s] for s in result.get("winners", [])) or "nobody"
-    scores = ", ".join(f"{n} {s}" for n, s in zip(names, snap.game.scores, strict=True))
-    ended = "was forfeited" if snap.row.status == "forfeited" else "has ended"
+    scores = ", ".join(f"{n} {s}" for n, s in zip(names, game.scores, strict=True))
+    ended = "was forfeited" if row.status == "forfeited" else "has ended"
     return f"The game {ended}. Winner: {winners}. Scores: {scores}."
 
 
@@ -222,8 +291,8 @@ def _last_trick_lines(story: Story, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def _hand_lines(snap: Snapshot, story: Story, view: View, seat: int | None) -> list[str]:
-    names = snap.game.players
+def _hand_lines(game: Game, story: Story, view: View, seat: int | None) -> list[str]:
+    names = game.players
     plural = "s" if view.cards_dealt > 1 else ""
     lines = [f"Hand {view.hand_number}, {view.cards_dealt} card{plural} each, "
              f"dealer {names[view.dealer]}"]
@@ -232,7 +301,7 @@ def _hand_lines(snap: Snapshot, story: Story, view: View, seat: int | None) -> l
     else:
         trump = "no trump" if view.trump is None else view.trump.plural
         turned = f" (turned up {view.turn_up})" if view.turn_up is not None else ""
-        declarer = f", named by {names[view.declarer]}" if snap.game.rules.trump == \
+        declarer = f", named by {names[view.declarer]}" if game.rules.trump == \
             "declarer" and view.declarer is not None else ""
         lines.append(f"Trump: {trump}{turned}{declarer}")
     bids = ", ".join(f"{names[s]} {_bid(view.bids[s])}" for s in view.bidding_order)
@@ -248,7 +317,7 @@ def _hand_lines(snap: Snapshot, story: Story, view: View, seat: int | None) -> l
     if view.to_move is not None:
         doing = {Phase.BID: "to bid", Phase.TRUMP: "to name trump",
                  Phase.PLAY: "to play"}[view.phase]
-        lines.append(f"To move: {names[view.to_move]} ({doing}), move #{snap.next_number}")
+        lines.append(f"To move: {names[view.to_move]} ({doing}), move #{story.count + 1}")
     if seat is not None:
         lines += _seat_lines(view, names, seat)
     return lines
@@ -268,16 +337,11 @@ def _seat_lines(view: View, names: tuple[str, ...], seat: int) -> list[str]:
     return lines
 
 
-def _comment_lines(snap: Snapshot, seat: int | None) -> list[str]:
+def _comment_lines(story: Story, names: Sequence[str], seat: int | None) -> list[str]:
     """Comments on the moves since ``seat`` last moved (outsiders: the last move)."""
-    since = 0
-    if seat is not None:
-        since = max((m.number for m in snap.moves if m.seat == seat), default=0)
-    elif snap.moves:
-        since = snap.moves[-1].number - 1
-    names = snap.game.players
-    said = [f"  {names[m.seat]} (move #{m.number}): {m.comment}"
-            for m in snap.moves if m.number > since and m.comment]
+    since = story.last_moved[seat] if seat is not None else story.count - 1
+    said = [f"  {names[s.seat]} (move #{s.number}): {s.comment}"
+            for s in story.said if s.number > since]
     return ["", "Comments:", *said] if said else []
 
 
@@ -365,7 +429,7 @@ def games_text(snaps: list[Snapshot]) -> str:
             mover = "-" if game.to_move is None else snap.controller(game.to_move)
             state = f"hand {game.hand_number}, to move: {mover}"
         lines.append(f"{snap.board:<6} {game.rules.variant:<12} {state:<36} "
-                     + ", ".join(_names(snap)))
+                     + ", ".join(_names(snap.seats)))
     return "\n".join(lines)
 
 

@@ -8,14 +8,20 @@ front end made it.  It needs no gateway settings; the gateway (or ``check-timeou
 delivers the outbox later.
 
 What a move caused in the game (the rules' automatic plays, the trick it took and who
-won it, the hand it ended and its scores) is told from the core's events for that move
-(:meth:`Snapshot.game_events <blackout.service.Snapshot.game_events>`), with the same
-lines as ``history`` (:func:`blackout.commands.render.consequence_lines`).
+won it, the hand it ended and its scores) is told from the core's events for that move,
+with the same lines as ``history`` (:func:`blackout.commands.render.consequence_lines`).
+The board is drawn from a brief :class:`~blackout.commands.render.Story` that this
+process keeps next to the board's cached position and catches up with the moves it
+lacks (:meth:`Reader.told <blackout.service.server.Reader.told>`): the mail of a move
+costs the same whatever the length of the game.
 """
 
 from __future__ import annotations
 
-from blackout.commands.render import board_text, consequence_lines, story_of
+from collections.abc import Mapping, Sequence
+
+from blackout.commands.render import Story, consequence_lines, told_board_text
+from blackout.core.game import Events
 from blackout.service import (
     Event,
     GameEnded,
@@ -25,7 +31,6 @@ from blackout.service import (
     QueuedMoveRefused,
     Reminder,
     SeatTakenOver,
-    Snapshot,
 )
 from blackout.service.outbox import Notice
 from blackout.service.server import Reader
@@ -59,19 +64,20 @@ def mail_notices(reader: Reader, events: list[Event]) -> list[Notice]:
 def _board_notices(reader: Reader, board: int, told: list[Event]) -> list[Notice]:
     if reader.live(board):
         return []  # a live (web) table's players watch it; they get no board mail
-    snap = reader.snapshot(board)
-    happened = "\n".join(line for event in told for line in describe(event, snap))
-    game = snap.game
-    next_player = "game over" if game.to_move is None or snap.row.status != "active" \
-        else snap.controller(game.to_move)
+    moves = [event.number for event in told if isinstance(event, MoveAccepted)]
+    now = reader.told(board, Story, min(moves, default=None))
+    game = now.game
+    happened = "\n".join(line for event in told
+                         for line in describe(event, now.caused, game.players))
+    next_player = "game over" if game.to_move is None or now.row.status != "active" \
+        else now.seats[game.to_move].controller
     notices = []
-    story = story_of(snap)  # once for every player's board
-    for seat, userid in snap.humans:
+    for seat, userid in now.humans:
         email = reader.email_of(userid)
         if email is not None:
             notices.append(Notice(email, f"blackout Board {board} {next_player}",
-                                  board_text(snap, seat, story=story), summary=happened,
-                                  topic=f"board {board}"))
+                                  told_board_text(now.row, now.seats, game, now.story, seat),
+                                  summary=happened, topic=f"board {board}"))
     return notices
 
 
@@ -80,18 +86,14 @@ def _to_user(reader: Reader, userid: str, subject: str, text: str) -> list[Notic
     return [] if email is None else [Notice(email, subject, text)]
 
 
-def describe(event: Event, snap: Snapshot) -> list[str]:
-    """``event`` in a line or more; a move is followed by what it caused in the game, as
-    the game's events for that move tell it."""
+def describe(event: Event, caused: Mapping[int, Events], names: Sequence[str]) -> list[str]:
+    """``event`` in a line or more; a move is followed by what it caused in the game
+    (``caused``: the core's events of each move told)."""
     if isinstance(event, MoveAccepted):
         how = {"bot": " (computer)", "queued": " (queued)"}.get(event.kind, "")
         said = f" saying: {event.comment}" if event.comment else ""
-        lines = [f"Move #{event.number}: {event.player} {event.action}{how}{said}"]
-        events = snap.game_events()
-        if event.number < len(events):
-            lines += ["  " + line for line in consequence_lines(events[event.number],
-                                                                snap.game.players)]
-        return lines
+        return [f"Move #{event.number}: {event.player} {event.action}{how}{said}",
+                *("  " + line for line in consequence_lines(caused[event.number], names))]
     if isinstance(event, GameStarted):
         return [f"Board {event.board} started: {', '.join(event.players)}"]
     if isinstance(event, GameEnded):

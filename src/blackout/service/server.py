@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Generic
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -29,6 +29,8 @@ from blackout.service.store import (
     BOT_PREFIX,
     FIRST_BOARD,
     Board,
+    PositionCache,
+    T,
     build_game,
     is_bot,
     seat_of,
@@ -36,7 +38,7 @@ from blackout.service.store import (
 from blackout.storage import Account, Database, GameRow, MoveRow, SeatRow
 
 __all__ = ["BOT_PREFIX", "DEFAULT_BOT_THINK", "FIRST_BOARD", "Outcome", "Reader", "Service",
-           "Snapshot"]
+           "Snapshot", "Told"]
 
 
 @dataclass
@@ -76,9 +78,30 @@ class Snapshot:
 
     @property
     def humans(self) -> list[tuple[int, str]]:
-        """(seat, userid) for every seat a person plays now."""
-        return [(s.seat, s.controller) for s in self.seats
-                if s.controller and not is_bot(s.controller) and s.joined]
+        return humans(self.seats)
+
+
+def humans(seats: list[SeatRow]) -> list[tuple[int, str]]:
+    """(seat, userid) for every seat a person plays now."""
+    return [(s.seat, s.controller) for s in seats
+            if s.controller and not is_bot(s.controller) and s.joined]
+
+
+@dataclass
+class Told(Generic[T]):
+    """A board as the write transaction leaves it, with a ``T`` that has told its game
+    up to there (:meth:`Reader.told`)."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    game: Game
+    story: T
+    #: What each move the mail tells about caused (the core's events).
+    caused: dict[int, Events]
+
+    @property
+    def humans(self) -> list[tuple[int, str]]:
+        return humans(self.seats)
 
 
 @dataclass
@@ -91,24 +114,30 @@ class Outcome:
 
 
 class Reader:
-    """Reads inside a write transaction: what a notifier sees while composing mail about
-    what that transaction did."""
+    """Reads inside the write transaction of ``board``: what a notifier sees while
+    composing mail about what that transaction did."""
 
-    def __init__(self, session: Session, board: Board | None = None) -> None:
+    def __init__(self, session: Session, board: Board) -> None:
         self._session = session
         self._board = board
 
-    def snapshot(self, board: int) -> Snapshot:
+    def told(self, board: int, kind: type[T], since: int | None) -> Told[T]:
+        """``board`` (the one this transaction wrote) told by a ``kind``, with what each
+        move from number ``since`` on caused (None: no move's).  The telling comes from
+        this process's cache, caught up with the moves it lacks (on a miss, told from
+        the game's start once), and is kept there if the transaction commits."""
         current = self._board
-        if current is not None and current.number == board and current.game is not None:
-            return _snapshot(self._session, current.row, current.seats, current.game)
-        return load_snapshot(self._session, board)
+        if current.number != board or current.game is None:
+            raise ValueError(f"board {board} is not the started board this transaction wrote")
+        positions = current.positions or PositionCache()  # a board made, not loaded
+        game, story, caused = positions.telling(self._session, current.row, kind, since)
+        current.telling = (current.row.move_count, game, story)
+        return Told(current.row, current.seats, game, story, caused)
 
     def live(self, board: int) -> bool:
         """Whether ``board`` is a live (web) table, without loading its moves."""
         current = self._board
-        row = current.row if current is not None and current.number == board \
-            else self._session.get(GameRow, board)
+        row = current.row if current.number == board else self._session.get(GameRow, board)
         return row is not None and row.live
 
     def email_of(self, userid: str) -> str | None:
@@ -347,10 +376,3 @@ def replay(row: GameRow, moves: list[MoveRow]) -> tuple[Game, list[Events]]:
     for move in moves:
         events.append(game.apply(parse_action(move.action), seat=move.seat))
     return game, events
-
-
-def _snapshot(session: Session, row: GameRow, seats: list[SeatRow], game: Game) -> Snapshot:
-    moves = list(session.scalars(select(MoveRow).where(MoveRow.game_id == row.id)
-                                 .order_by(MoveRow.number)))
-    return Snapshot(row, seats, moves, game)
-

@@ -6,7 +6,9 @@ comes from the per-process :class:`PositionCache` (checked by move count, caught
 from the moves it lacks, rebuilt only on a miss), the change is made, and the events it
 caused are appended to the board's numbered log in the same transaction.  After the
 commit the cache keeps the new position and the bus is told.  A refused change rolls
-the whole transaction back: nothing is written, the cache keeps the old position.
+the whole transaction back: nothing is written, the cache keeps the old position.  The
+board mail's story of the game (a :class:`Telling`) is kept the same way, next to the
+position: told in the write (:meth:`PositionCache.telling`), kept after its commit.
 
 Every write also keeps ``games.due_at``: when the runner must act on the board next (a
 computer player's turn, a move clock running out, an absent player's grace period
@@ -23,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol, Self, TypeVar
 
 from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -32,6 +34,7 @@ from sqlalchemy.orm import Session
 from blackout.core import codec
 from blackout.core.actions import Action, IllegalAction, parse_action
 from blackout.core.fast import Game
+from blackout.core.game import Events
 from blackout.core.rules import variant
 from blackout.service.bus import Bus
 from blackout.service.errors import Illegal, NotFound, Stale
@@ -82,15 +85,42 @@ def build_game(row: GameRow, moves: list[MoveRow] | None = None) -> Game:
     return game
 
 
+class Telling(Protocol):
+    """What a front end folds from a game's events move by move (the board mail's
+    story), kept next to the cached position so that it is not told from the game's
+    start again on every move.  It must stay small however long the game: it is copied
+    out of the cache on every use."""
+
+    @classmethod
+    def begin(cls, game: Game) -> Self:
+        """A telling of ``game``, which has told nothing yet."""
+        ...
+
+    def tell(self, move: MoveRow | None, events: Events) -> None:
+        """Fold what ``move`` caused (None: the game's opening events)."""
+        ...
+
+    def copy(self) -> Self:
+        ...
+
+
+T = TypeVar("T", bound=Telling)
+E = TypeVar("E")
+
+
 class PositionCache:
     """board -> (move count, game) for this process, so that a move costs the same at
-    move 10 and at move 400.  Entries are only ever copied out, never lent."""
+    move 10 and at move 400; and board -> (move count, game, telling) for the front ends
+    that tell the game (:meth:`telling`).  Entries are only ever copied out, never lent,
+    and only what a committed write left is kept (:meth:`keep`)."""
 
     def __init__(self, size: int = 2000) -> None:
         self._games: dict[int, tuple[int, Game]] = {}
+        self._tellings: dict[int, tuple[int, Game, Telling]] = {}
         self._lock = threading.Lock()
         self.size = size
         self.misses = 0
+        self.telling_misses = 0
 
     def game(self, session: Session, row: GameRow) -> Game:
         """A private copy of ``row``'s game at its current move count."""
@@ -101,23 +131,67 @@ class PositionCache:
         else:
             self.misses += 1
             count, game = 0, build_game(row)
-        if count < row.move_count:
-            # Only up to the row's count: on PostgreSQL (READ COMMITTED) a move committed
-            # after the row was read would otherwise mix two moments in one position.
-            for move in session.scalars(_MOVES_BETWEEN, {
-                    "board": row.id, "after": count, "upto": row.move_count}):
-                game.apply(parse_action(move.action), seat=move.seat)
+        for move in _moves_after(session, row, count):
+            game.apply(parse_action(move.action), seat=move.seat)
         return game
 
-    def keep(self, board: int, count: int, game: Game) -> None:
+    def telling(self, session: Session, row: GameRow, kind: type[T],
+                since: int | None) -> tuple[Game, T, dict[int, Events]]:
+        """``row``'s game at its move count (a private copy), a ``kind`` that has told
+        it up to there, and what each move from ``since`` on caused (None: no move's).
+        Caught up from the kept telling with the moves it lacks; told from the game's
+        start when none is kept or it has told move ``since`` already."""
         with self._lock:
-            if len(self._games) >= self.size and board not in self._games:
-                self._games.pop(next(iter(self._games)))
-            self._games[board] = (count, game.copy())
+            cached = self._tellings.get(row.id)
+        if cached is not None and cached[0] <= row.move_count and isinstance(cached[2], kind) \
+                and (since is None or cached[0] < since):
+            count, game, telling = cached[0], cached[1].copy(), cached[2].copy()
+        else:
+            self.telling_misses += 1
+            count, game = 0, build_game(row)
+            telling = kind.begin(game)
+            telling.tell(None, game.opening_events())
+        caused = {}
+        for move in _moves_after(session, row, count):
+            events = game.apply(parse_action(move.action), seat=move.seat)
+            telling.tell(move, events)
+            if since is not None and move.number >= since:
+                caused[move.number] = events
+        return game, telling, caused
+
+    def keep(self, board: int, count: int, game: Game,
+             telling: tuple[int, Game, Telling] | None = None) -> None:
+        """After a commit: the position it left (``count`` moves) and the telling made
+        in its transaction, if any (a newer one kept already stays)."""
+        with self._lock:
+            _keep(self._games, self.size, board, (count, game.copy()))
+            if telling is not None:
+                told, told_game, story = telling
+                kept = self._tellings.get(board)
+                if kept is None or kept[0] <= told:
+                    _keep(self._tellings, self.size, board,
+                          (told, told_game.copy(), story.copy()))
 
     def forget(self, board: int) -> None:
         with self._lock:
             self._games.pop(board, None)
+            self._tellings.pop(board, None)
+
+
+def _keep(entries: dict[int, E], size: int, board: int, entry: E) -> None:
+    if len(entries) >= size and board not in entries:
+        entries.pop(next(iter(entries)))
+    entries[board] = entry
+
+
+def _moves_after(session: Session, row: GameRow, count: int) -> list[MoveRow]:
+    """The moves of ``row``'s game after the first ``count``, up to its move count."""
+    if count >= row.move_count:
+        return []
+    # Only up to the row's count: on PostgreSQL (READ COMMITTED) a move committed after
+    # the row was read would otherwise mix two moments in one position.
+    return list(session.scalars(_MOVES_BETWEEN, {"board": row.id, "after": count,
+                                                 "upto": row.move_count}))
 
 
 @dataclass
@@ -193,6 +267,10 @@ class Board:
     #: Loaded with the row locked (PostgreSQL): only then is ``due_at`` worked out
     #: again at the end of the write (an unlocked one may have read a row that changed).
     locked: bool = True
+    #: This process's positions and tellings (None: a board made, not loaded).
+    positions: PositionCache | None = None
+    #: A telling made in this write (move count, game, telling): kept after the commit.
+    telling: tuple[int, Game, Telling] | None = None
 
     @property
     def number(self) -> int:
@@ -294,7 +372,7 @@ class Store:
         for happened in getattr(self._collectors, "stack", ()):
             happened.extend(board.notices)
         if board.game is not None:
-            self.cache.keep(board.number, board.row.move_count, board.game)
+            self.cache.keep(board.number, board.row.move_count, board.game, board.telling)
         with self._recent_lock:
             known = self._recent.get(board.number)
             if known is None or known.row.last_event <= board.row.last_event:
@@ -338,7 +416,7 @@ class Store:
         if seats is None:
             seats = list(session.scalars(_SEATS, {"board": row.id}))
         game = None if row.status == "waiting" else self.cache.game(session, row)
-        return Board(session, row, seats, game, self.clock())
+        return Board(session, row, seats, game, self.clock(), positions=self.cache)
 
     # -- changes ------------------------------------------------------------------------
 
