@@ -71,6 +71,9 @@ _MOVES_BETWEEN = (select(MoveRow).where(MoveRow.game_id == bindparam("board"),
                                         MoveRow.number > bindparam("after"),
                                         MoveRow.number <= bindparam("upto"))
                   .order_by(MoveRow.number))
+# Plain inserts on the transaction's connection: no ORM objects to track, no flush.
+_INSERT_MOVE = insert(MoveRow)
+_INSERT_EVENT = insert(EventRow)
 _NEXT_QUEUED = (select(QueuedMove).where(QueuedMove.game_id == bindparam("board"),
                                          QueuedMove.seat == bindparam("seat"))
                 .order_by(QueuedMove.id).limit(1))
@@ -350,9 +353,7 @@ class Store:
             row = board.row
             first = row.last_event + 1
             row.last_event += len(board.events)
-            # One INSERT of plain rows (no ORM objects to track): a move's cost is mostly
-            # this bookkeeping.  It flushes the row's changes first (autoflush).
-            board.session.execute(insert(EventRow), [
+            board.session.connection().execute(_INSERT_EVENT, [
                 {"game_id": row.id, "number": first + i, "body": json.dumps(body),
                  "created_at": board.now} for i, body in enumerate(board.events)])
             self.bus.notify(board.session, row.id, row.last_event)
@@ -433,9 +434,9 @@ class Store:
         row = board.row
         number = row.move_count + 1
         try:  # the unique (board, number) constraint speaks now
-            board.session.execute(insert(MoveRow).values(
-                game_id=row.id, number=number, seat=seat, action=str(action), kind=kind,
-                comment=comment or None, created_at=board.now))
+            board.session.connection().execute(_INSERT_MOVE, {
+                "game_id": row.id, "number": number, "seat": seat, "action": str(action),
+                "kind": kind, "comment": comment or None, "created_at": board.now})
         except IntegrityError:
             raise Stale(f"board {row.id} changed while your move was being made; it was "
                         "not applied, look at the board and try again", number) from None
