@@ -457,8 +457,10 @@ class Store:
             controller = board.controller(seat)
             if is_bot(controller):
                 break  # computer players move off the request path (the runner)
-            queued = board.session.scalars(_NEXT_QUEUED, {"board": board.number,
-                                                          "seat": seat}).first()
+            # No autoflush: the row's changes go out in one UPDATE at the commit.
+            with board.session.no_autoflush:
+                queued = board.session.scalars(_NEXT_QUEUED, {"board": board.number,
+                                                              "seat": seat}).first()
             if queued is None:
                 break
             board.session.delete(queued)
