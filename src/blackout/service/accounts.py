@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, select, update
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -312,24 +312,13 @@ class Accounts:
             for key, free in ((pair, FREE_FAILURES), (origin, FREE_SOURCE_FAILURES)):
                 self._count_throttled(session, key, now, free)
             if userid is not None:
-                failures = session.execute(
-                    update(Account).where(Account.userid == userid)
-                    .values(failures=Account.failures + 1)
-                    .returning(Account.failures)).scalar_one()
-                session.execute(update(Account).where(
-                    Account.userid == userid, Account.failures == failures)
-                    .values(locked_until=lock_after(failures, now, FREE_ACCOUNT_FAILURES)))
+                _count_on(session, Account, Account.userid == userid, now,
+                          FREE_ACCOUNT_FAILURES)
 
     def _count_throttled(self, session: Session, key: str, now: datetime, free: int) -> None:
         """One more failure on throttle row ``key``, counted atomically, and its lock."""
         _ensure_row(session, self.db, key)
-        failures = session.execute(
-            update(LoginThrottle).where(LoginThrottle.key == key)
-            .values(failures=LoginThrottle.failures + 1)
-            .returning(LoginThrottle.failures)).scalar_one()
-        session.execute(update(LoginThrottle).where(
-            LoginThrottle.key == key, LoginThrottle.failures == failures)
-            .values(locked_until=lock_after(failures, now, free)))
+        _count_on(session, LoginThrottle, LoginThrottle.key == key, now, free)
 
     def _count_success(self, userid: str, pair: str) -> None:
         with self.db.transaction() as session:
@@ -371,3 +360,15 @@ def _ensure_row(session: Session, db: Database, key: str) -> None:
         from sqlalchemy.dialects.postgresql import insert  # type: ignore[assignment]
     session.execute(insert(LoginThrottle).values(key=key, failures=0, known=False)
                     .on_conflict_do_nothing())
+
+
+def _count_on(session: Session, model: type[Account] | type[LoginThrottle],
+              row: ColumnElement[bool], now: datetime, free: int) -> None:
+    """One more failure on the ``model`` row that ``row`` picks, counted atomically (the
+    database adds one and says the new count), then its lock after ``free`` failures:
+    set only if no other failure was counted meanwhile (that one sets its own)."""
+    failures = session.execute(
+        update(model).where(row).values(failures=model.failures + 1)
+        .returning(model.failures)).scalar_one()
+    session.execute(update(model).where(row, model.failures == failures)
+                    .values(locked_until=lock_after(failures, now, free)))
