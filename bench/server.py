@@ -241,7 +241,7 @@ def spy(server: Server, path: Path, seconds: float) -> subprocess.Popen[bytes]:
 #: stack of that function in that file.  Service calls made with ``to_thread`` run in
 #: worker threads whose stacks start at the service, hence the service-level names.
 PARTS = [
-    ("runner: claim the due boards, instant bots play", "_claim_due", "service/runner.py"),
+    ("runner: claim the due boards, instant bots play", "claim_due", "service/runner.py"),
     ("runner: the bot thinks", "_think", "service/runner.py"),
     ("runner: write the bot's move", "_play", "service/runner.py"),
     ("runner: next_due, catch-up", "next_due", "service/runner.py"),

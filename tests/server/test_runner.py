@@ -94,7 +94,7 @@ def test_due_at_follows_every_kind_of_change(services, database, clock):
             assert runner.next_due() == pytest.approx((due - clock()).total_seconds())
             clock.now = due
             if "claim" not in steps:  # a claimed turn is due at the lease's end
-                claimed, played = runner._claim_due(10)
+                claimed, played = runner.claim_due(10)
                 assert [c.board for c in claimed] == [board] and played == 0
                 assert stored(database, board) == clock() + runner.lease
                 assert runner.run_due() == 0
@@ -358,7 +358,7 @@ def test_an_instant_bot_moves_in_the_transaction_that_finds_its_turn(services, d
 
     event.listen(database.engine, "commit", committed)
     try:
-        claimed, played = services.runner._claim_due(10)
+        claimed, played = services.runner.claim_due(10)
     finally:
         event.remove(database.engine, "commit", committed)
     assert (claimed, played) == ([], 1)

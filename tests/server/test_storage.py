@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import inspect, select
 
 from blackout.storage import Base, Database
 from blackout.storage.database import HEAD, MIGRATIONS
@@ -144,3 +144,73 @@ def test_sqlite_waits_for_the_disk_only_when_the_url_asks(tmp_path):
     assert synchronous("?synchronous=FULL") == 2
     with pytest.raises(DatabaseError, match="synchronous= in a SQLite URL is one of"):
         Database(f"sqlite:///{tmp_path / 'sync.db'}?synchronous=sometimes")
+
+
+def test_at_once_refuses_to_wait_for_a_writer_and_changes_nothing(tmp_path):
+    """Inside ``at_once`` a write meeting another writer (another process, or another
+    thread of this one) raises Busy at once and writes nothing; outside it, and after it,
+    writes wait for the lock as before (the busy timeout is put back)."""
+    import sqlite3
+    import threading
+    import time
+
+    import pytest
+
+    from blackout.storage import Busy, LoginThrottle
+
+    path = tmp_path / "busy.db"
+    db = Database(f"sqlite:///{path}")
+
+    def add(key: str) -> None:
+        with db.transaction() as session:
+            session.add(LoginThrottle(key=key, failures=1))
+
+    def stored() -> list[str]:
+        with db.read() as session:
+            return sorted(session.scalars(select(LoginThrottle.key)))
+
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    with pytest.raises(Busy), db.at_once():
+        add("refused")
+    assert time.monotonic() - started < 1.0  # tried, not waited for (the timeout is 30 s)
+    with db.at_once():
+        assert stored() == []  # a reader does not wait for the writer (WAL)
+    releaser = threading.Timer(0.3, lambda: other.execute("COMMIT"))
+    releaser.start()
+    started = time.monotonic()
+    add("waited")  # outside at_once: waits for the other writer, then writes
+    assert time.monotonic() - started >= 0.2
+    releaser.join()
+    with db.engine.connect() as connection:  # every pooled connection waits again
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30_000
+
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_the_lock() -> None:  # another thread of this process, mid-transaction
+        with db.transaction():
+            holding.set()
+            release.wait(5)
+
+    writer = threading.Thread(target=hold_the_lock)
+    writer.start()
+    assert holding.wait(5)
+    with pytest.raises(Busy), db.at_once():
+        add("refused too")
+    release.set()
+    writer.join()
+    with db.at_once():
+        add("at once")  # nobody else writing: done on the spot
+    assert stored() == ["at once", "waited"]
+    other.close()
+    db.dispose()
+
+
+def test_at_once_is_for_sqlite_only():
+    import pytest
+
+    db = Database("postgresql+psycopg://nobody@127.0.0.1:1/none", migrate=False)
+    assert not db.can_refuse_to_wait
+    with pytest.raises(RuntimeError, match="SQLite"), db.at_once():
+        pass

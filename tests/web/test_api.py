@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
+import threading
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from .live import PASSWORDS, Player, Watcher
-from .play import SHORT_GAMES, play_out, seat_table
+from .play import SHORT_GAMES, mover, play_out, seat_table
 
 
 def test_accounts_sessions_and_the_cookie(server):
@@ -143,3 +146,33 @@ def test_every_route_of_the_api_document_is_served(server):
         assert answer.status_code == 200 and "text/html" in answer.headers["content-type"]
     assert httpx.get(f"{server.url}/docs").status_code == 200
     assert httpx.get(f"{server.url}/static/style.css").status_code == 200
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_move_waits_for_another_writer_while_the_server_answers_everyone(
+        server, players, db_url):
+    """SQLite: a move sent while another process holds the write lock (a `blackout move`
+    in a terminal) waits for it in a worker thread and is then applied; meanwhile the
+    server goes on answering (its event loop never waits for the lock)."""
+    ann, bob = players["ann"], players["bob"]
+    board = seat_table(ann, players, "standard", {"schedule": [3]}, ["ann", "bob"])
+    person, state = mover({"ann": ann, "bob": bob}, board)
+    other = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None,
+                            check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    answers: list[httpx.Response] = []
+    sender = threading.Thread(target=lambda: answers.append(person.move(
+        board, state["view"]["legal_actions"][0], state["next_move"])))
+    sender.start()
+    time.sleep(0.3)
+    # While the move waits: reads and other requests are answered (they would time out
+    # if the loop were stuck behind the lock).
+    assert bob.table(board)["next_move"] == state["next_move"]
+    assert ann.ok("GET", "/api/variants")
+    assert not answers  # still waiting for the other writer
+    other.execute("COMMIT")
+    other.close()
+    sender.join()
+    assert answers[0].status_code == 200, answers[0].text
+    assert answers[0].json()["next_move"] == state["next_move"] + 1
+    assert bob.table(board)["next_move"] == state["next_move"] + 1

@@ -19,10 +19,12 @@ from blackout.service.events import (
 from blackout.service.server import BOT_PREFIX, FIRST_BOARD, Outcome, Service, Snapshot
 from blackout.service.services import Services
 from blackout.service.standings import Standing, ratings, standings
+from blackout.storage import Busy  # Services.db.at_once refused to wait
 
 __all__ = [
     "BOT_PREFIX",
     "FIRST_BOARD",
+    "Busy",
     "Event",
     "GameEnded",
     "GameForfeited",

@@ -114,15 +114,18 @@ class Runner:
         self.catch_up()
         made = 0
         for _round in range(limit):
-            claimed, played = self._claim_due(min(BATCH, limit - made), local)
+            claimed, played = self.claim_due(min(BATCH, limit - made), local)
             if not claimed and not played:
                 break
-            made += played
-            for due in claimed:
-                made += self._play_logged(due)
+            made += played + self.play_claimed(claimed)
             if made >= limit:
                 break
         return made
+
+    def play_claimed(self, claimed: Collection[Due]) -> int:
+        """Think and write each claimed turn (see :meth:`claim_due`); how many moves
+        were made.  A failure is logged and the rest are still played."""
+        return sum(self._play_logged(due) for due in claimed)
 
     def run_board(self, board: int, limit: int = BURST) -> int:
         """Play the turns due on ``board`` until none is (or ``limit`` moves).  Works
@@ -169,12 +172,13 @@ class Runner:
 
     # -- claim, think, write --------------------------------------------------------------
 
-    def _claim_due(self, limit: int, local: Collection[int] | None = None
-                   ) -> tuple[list[Due], int]:
-        """In one transaction, up to ``limit`` of the boards due now (see
-        :meth:`run_due` for ``local``): the turns of instant bots played at once, the
-        others claimed (to think with no transaction open); the claimed turns and how
-        many moves were played."""
+    def claim_due(self, limit: int = BATCH, local: Collection[int] | None = None
+                  ) -> tuple[list[Due], int]:
+        """One round of :meth:`run_due`: in one transaction, up to ``limit`` of the
+        boards due now (see :meth:`run_due` for ``local``), the turns of instant bots
+        played at once, the others claimed, to be thought about with no transaction
+        open (:meth:`play_claimed`); the claimed turns and how many moves were played.
+        Call :meth:`catch_up` once before the first round."""
         now = self.clock()
         db = self.store.db
         takeable = GameRow.due_at <= now

@@ -4,7 +4,7 @@ Only :mod:`blackout.service` uses this package.  The schema is created and upgra
 by the Alembic migrations in ``migrations/`` when a :class:`Database` is opened.
 """
 
-from blackout.storage.database import DATABASE_ENV, Database, default_url
+from blackout.storage.database import DATABASE_ENV, Busy, Database, default_url
 from blackout.storage.models import (
     Account,
     Base,
@@ -22,6 +22,7 @@ __all__ = [
     "DATABASE_ENV",
     "Account",
     "Base",
+    "Busy",
     "Database",
     "EventRow",
     "GameRow",

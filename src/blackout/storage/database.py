@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 DATABASE_ENV = "BLACKOUT_DATABASE_URL"
@@ -27,10 +28,19 @@ READ_ONLY = "blackout_read_only"
 #: server's writes queue behind that wait.
 SQLITE_SYNC = ("off", "normal", "full", "extra")
 SQLITE_SYNC_DEFAULT = "normal"
+#: How long a SQLite statement waits for another process's lock (ms), and inside
+#: :meth:`Database.at_once`, where it does not wait.
+BUSY_TIMEOUT_MS = 30_000
+NO_WAIT = 0
 
 
 class DatabaseError(ValueError):
     """A database URL that cannot be used."""
+
+
+class Busy(Exception):
+    """Inside :meth:`Database.at_once`: the work would have had to wait for another
+    writer, so it was not started (nothing was written)."""
 
 
 def default_url() -> str:
@@ -56,8 +66,8 @@ class Database:
             raise DatabaseError(f"not a database URL: {self.url!r}") from None
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         try:
-            self.engine = _sqlite_engine(self.url) if self.is_sqlite else create_engine(
-                self.url, pool_pre_ping=True)
+            self.engine = _sqlite_engine(self.url, self._waits) if self.is_sqlite else (
+                create_engine(self.url, pool_pre_ping=True))
         except (ArgumentError, ImportError) as exc:
             raise DatabaseError(f"cannot use database {self.url!r}: {exc}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -66,8 +76,8 @@ class Database:
         # SQLite: this process's writers queue here rather than in SQLite's busy handler,
         # which sleeps up to 100 ms between tries and lets a waiter lose again and again
         # (seconds of delay under load).  Reentrant: a nested write fails as before.
-        self._writers: AbstractContextManager[object] = (
-            threading.RLock() if self.is_sqlite else nullcontext())
+        self._writers = threading.RLock() if self.is_sqlite else None
+        # Per thread: the open unit of work's session, and whether at_once is in force.
         self._unit = threading.local()
         if migrate:
             self.migrate()
@@ -105,7 +115,7 @@ class Database:
             with outer.begin_nested():
                 yield outer
             return
-        with self._writers, self._sessions() as session, session.begin():
+        with self._write_lock(), self._sessions() as session, session.begin():
             yield session
 
     @contextmanager
@@ -131,18 +141,72 @@ class Database:
         command and its reply)."""
         if getattr(self._unit, "session", None) is not None:
             raise RuntimeError("a unit of work is already open in this thread")
-        with self._writers, self._sessions() as session, session.begin():
+        with self._write_lock(), self._sessions() as session, session.begin():
             self._unit.session = session
             try:
                 yield session
             finally:
                 self._unit.session = None
 
+    @property
+    def can_refuse_to_wait(self) -> bool:
+        """Whether :meth:`at_once` can tell beforehand that work would wait (SQLite: its
+        locks can be tried; PostgreSQL's row locks and round trips cannot)."""
+        return self.is_sqlite
+
+    @contextmanager
+    def at_once(self) -> Iterator[None]:
+        """In this block, this thread's transactions and reads (SQLite) never wait for a
+        lock: one that would raises :class:`Busy` and is rolled back.  For work run on an
+        event loop, which must not stall behind another writer (a `blackout move` in a
+        terminal can hold SQLite's lock up to the 30 s busy timeout): on :class:`Busy`
+        the caller hands the same work to a thread, where it waits its turn.  Only
+        work whose earlier transactions may be repeated belongs here (reads do)."""
+        if not self.can_refuse_to_wait:
+            raise RuntimeError("at_once needs SQLite (see can_refuse_to_wait)")
+        if getattr(self._unit, "at_once", False):
+            yield
+            return
+        self._unit.at_once = True
+        try:
+            yield
+        except OperationalError as exc:
+            if _is_busy(exc):
+                raise Busy("another writer holds the database") from None
+            raise
+        finally:
+            self._unit.at_once = False
+
+    def _waits(self) -> bool:
+        """Whether this thread's statements may wait for a lock (not inside at_once)."""
+        return not getattr(self._unit, "at_once", False)
+
+    @contextmanager
+    def _write_lock(self) -> Iterator[None]:
+        """This process's SQLite write lock (none on PostgreSQL); tried, not waited for,
+        inside :meth:`at_once`."""
+        if self._writers is None:
+            yield
+            return
+        if not self._writers.acquire(blocking=self._waits()):
+            raise Busy("another thread of this process is writing")
+        try:
+            yield
+        finally:
+            self._writers.release()
+
     def dispose(self) -> None:
         self.engine.dispose()
 
 
-def _sqlite_engine(url: str) -> Engine:
+def _is_busy(exc: OperationalError) -> bool:
+    """SQLite's "database is locked" (SQLITE_BUSY, extended codes included)."""
+    code = getattr(exc.orig, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
+def _sqlite_engine(url: str, waits: Callable[[], bool]) -> Engine:
+    """``waits()``: False inside :meth:`Database.at_once` (a lock is tried, not waited for)."""
     parsed = make_url(url)
     sync = parsed.query.get("synchronous", SQLITE_SYNC_DEFAULT)
     if not isinstance(sync, str) or sync.lower() not in SQLITE_SYNC:
@@ -159,7 +223,7 @@ def _sqlite_engine(url: str) -> Engine:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={sync.upper()}")  # one of SQLITE_SYNC
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -168,6 +232,16 @@ def _sqlite_engine(url: str) -> Engine:
         # instead of both reading the same position and one failing on upgrade.  A
         # read-only transaction (Database.read) takes no lock: WAL gives it a snapshot.
         read_only = connection.get_execution_options().get(READ_ONLY, False)
-        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+        begin = "BEGIN" if read_only else "BEGIN IMMEDIATE"
+        if waits():
+            connection.exec_driver_sql(begin)
+            return
+        # Inside Database.at_once: the lock is tried once.  (In WAL mode a reader never
+        # waits for a writer: only BEGIN IMMEDIATE can meet another's lock.)
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={NO_WAIT}")
+        try:
+            connection.exec_driver_sql(begin)
+        finally:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     return engine

@@ -1,15 +1,22 @@
 """The HTTP routes of docs/api.md: JSON in, JSON out, every answer built by the service.
 
-Routes are plain ``def`` functions: FastAPI runs them in its thread pool, where the
-service's synchronous database work belongs.  Who is asking comes from the session token
-(``Authorization: Bearer`` or the ``blackout_session`` cookie); reading a table needs no
-login, and an unknown or expired token reads it as a spectator would.
+Most routes are plain ``def`` functions: FastAPI runs them in its thread pool, where the
+service's synchronous database work belongs.  A player's own actions at the table (a
+move, a queued move, resigning, a chat line) are the hot path of a live table, and the
+hand-off to a worker thread was the largest part of their delay under load: on SQLite
+they run on the event loop when the database can take them at once, and in a worker
+thread only when another writer holds it (:mod:`blackout.web.loop`).
+
+Who is asking comes from the session token (``Authorization: Bearer`` or the
+``blackout_session`` cookie); reading a table needs no login, and an unknown or expired
+token reads it as a spectator would.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Path, Request, Response
 from fastapi.responses import JSONResponse
@@ -17,10 +24,12 @@ from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBea
 from pydantic import BaseModel, Field, StringConstraints
 
 from blackout.service import Services, errors
+from blackout.web.loop import at_once_or_in_thread
 
 COOKIE = "blackout_session"
 SESSION_SECONDS = 30 * 24 * 3600  # the token's idle lifetime (the service enforces it)
 MAX_INT = 2**31 - 1  # the database's integer columns
+T = TypeVar("T")
 
 # No NUL character anywhere (PostgreSQL cannot store one), and bounded lengths.
 Word = Annotated[str, StringConstraints(min_length=1, max_length=200, pattern=r"^[^\x00]*$")]
@@ -117,6 +126,11 @@ class Caller:
             raise errors.Unauthorized("log in first (POST /api/session)")
         return self.services.sessions.userid_for(self.token)
 
+    async def at_once(self, work: Callable[[], T]) -> T:
+        """``work()`` (a player's action) on the event loop when the database can do it
+        without waiting, else in a worker thread (:mod:`blackout.web.loop`)."""
+        return await at_once_or_in_thread(self.services, work)
+
 
 async def caller_of(services: Svc, token: Token) -> Caller:
     return Caller(services, token)
@@ -197,23 +211,25 @@ def leave(board: Board, who: Who) -> dict[str, Any]:
 
 
 @router.post("/tables/{board}/moves", tags=["play"])
-def move(board: Board, body: Move, who: Who) -> dict[str, Any]:
-    return who.services.tables.move(board, who.player(), body.action, body.expect)
+async def move(board: Board, body: Move, who: Who) -> dict[str, Any]:
+    return await who.at_once(
+        lambda: who.services.tables.move(board, who.player(), body.action, body.expect))
 
 
 @router.post("/tables/{board}/queue", tags=["play"])
-def queue(board: Board, body: Queued, who: Who) -> dict[str, Any]:
-    return who.services.tables.queue(board, who.player(), body.action)
+async def queue(board: Board, body: Queued, who: Who) -> dict[str, Any]:
+    return await who.at_once(
+        lambda: who.services.tables.queue(board, who.player(), body.action))
 
 
 @router.post("/tables/{board}/resign", tags=["play"])
-def resign(board: Board, who: Who) -> dict[str, Any]:
-    return who.services.tables.resign(board, who.player())
+async def resign(board: Board, who: Who) -> dict[str, Any]:
+    return await who.at_once(lambda: who.services.tables.resign(board, who.player()))
 
 
 @router.post("/tables/{board}/chat", status_code=204, tags=["play"])
-def chat(board: Board, body: Chat, who: Who) -> Response:
-    who.services.tables.chat(board, who.player(), body.text)
+async def chat(board: Board, body: Chat, who: Who) -> Response:
+    await who.at_once(lambda: who.services.tables.chat(board, who.player(), body.text))
     return Response(status_code=204)
 
 

@@ -1,10 +1,16 @@
 """The bot runner inside the web server: computer players and clocks, off the request path.
 
-A task on the event loop calls ``services.runner.run_due()`` (in a worker thread: bots
-think and the database is synchronous) whenever a commit is heard or
-``services.runner.next_due()`` says something falls due; a slow idle round catches what
-nobody announced (a clock or grace period kept by another process).  Two processes may run
-this at once: the service's claim on a bot turn makes sure only one of them plays it.
+A task on the event loop runs the due turns (``services.runner``) whenever a commit is
+heard or ``services.runner.next_due()`` says something falls due; a slow idle round
+catches what nobody announced (a clock or grace period kept by another process).  Two
+processes may run this at once: the service's claim on a bot turn makes sure only one of
+them plays it.
+
+Where the turns are worked out: a bot that thinks (``expert``) always does it in a worker
+thread.  On PostgreSQL the whole round runs there (the database is synchronous).  On
+SQLite the rounds of claims, in which the instant bots (``basic``, ``random``) also play,
+run on the event loop a batch at a time, between the requests, and in a thread only when
+another writer holds the database (see :mod:`blackout.web.loop`).
 """
 
 from __future__ import annotations
@@ -14,10 +20,15 @@ import contextlib
 import logging
 from collections.abc import Callable, Collection
 from functools import partial
+from typing import TypeVar
 
 from anyio import CapacityLimiter, to_thread
 
-from blackout.service import Services
+from blackout.service import Busy, Services
+from blackout.service.runner import BURST
+from blackout.web.loop import at_once_or_in_thread
+
+T = TypeVar("T")
 
 log = logging.getLogger("blackout.web")
 
@@ -39,6 +50,7 @@ class BotRunner:
         self._kick = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._one_at_a_time = CapacityLimiter(1)
+        self._caught_up = False
 
     def kick(self) -> None:
         """Something was committed: look for due work now (on the event loop)."""
@@ -59,14 +71,12 @@ class BotRunner:
             self._kick.clear()
             local = None if self.local is None else self.local()
             try:
-                moves = await to_thread.run_sync(partial(runner.run_due, local=local),
-                                                 limiter=self._one_at_a_time)
+                moves = await self._run_due(local)
                 if moves == 0:
                     await asyncio.sleep(MIN_WAIT)  # commits that bring nothing due: no spin
                 if self._kick.is_set():
                     continue  # committed meanwhile: look again at once (next_due can wait)
-                due = await to_thread.run_sync(partial(runner.next_due, local),
-                                               limiter=self._one_at_a_time)
+                due = await self._here_or_in_thread(partial(runner.next_due, local))
             except Exception:
                 log.exception("bot runner")
                 await asyncio.sleep(RETRY)
@@ -75,3 +85,33 @@ class BotRunner:
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._kick.wait(), wait)
+
+    async def _run_due(self, local: Collection[int] | None) -> int:
+        """The turns due now (``Runner.run_due``); how many moves were made."""
+        runner = self.services.runner
+        if not self.services.db.can_refuse_to_wait:
+            return await self._in_thread(partial(runner.run_due, local=local))
+        if not self._caught_up:
+            await self._in_thread(runner.catch_up)  # reads every active board, once
+            self._caught_up = True
+        made = 0
+        while made < BURST:
+            try:
+                with self.services.db.at_once():
+                    claimed, played = runner.claim_due(local=local)
+            except Busy:  # another writer: wait for it in a thread, not here
+                return made + await self._in_thread(partial(
+                    runner.run_due, BURST - made, local))
+            if not claimed and not played:
+                break
+            made += played
+            if claimed:
+                made += await self._in_thread(partial(runner.play_claimed, claimed))
+            await asyncio.sleep(0)  # the requests and sockets that waited meanwhile
+        return made
+
+    async def _here_or_in_thread(self, work: Callable[[], T]) -> T:
+        return await at_once_or_in_thread(self.services, work, self._one_at_a_time)
+
+    async def _in_thread(self, work: Callable[[], T]) -> T:
+        return await to_thread.run_sync(work, limiter=self._one_at_a_time)
