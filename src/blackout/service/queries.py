@@ -6,6 +6,7 @@ gets the public view (:meth:`Game.public_view`), which holds no unplayed card.
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,6 +22,16 @@ from blackout.storage import Account, EventRow, GameRow, SeatRow
 
 #: How many tables a lobby list shows at most.
 LOBBY_LIMIT = 200
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_json(variant_name: str, options: str, players: str) -> dict[str, Any]:
+    """A table's rules as the state shows them, from its row's columns: made once per
+    kind of table, not for every state sent (shared: never changed by a caller)."""
+    from blackout.core.rules import variant
+
+    rules = variant(variant_name, **json.loads(options))
+    return codec.rules_to_json(rules, len(json.loads(players)))
 
 
 def _iso(moment: datetime) -> str:
@@ -65,16 +76,10 @@ class Queries:
             "event": row.last_event,
             "next_move": b.next_move,
             "clock": clock,
-            "rules": self._rules(row),
+            "rules": _rules_json(row.variant, row.options, row.players),
             "view": view,
             "result": None if row.result is None else json.loads(row.result),
         }
-
-    def _rules(self, row: GameRow) -> dict[str, Any]:
-        from blackout.core.rules import variant
-
-        rules = variant(row.variant, **json.loads(row.options))
-        return codec.rules_to_json(rules, len(json.loads(row.players)))
 
     def _seat(self, b: Board, s: SeatRow) -> dict[str, Any]:
         if s.name == OPEN:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections import Counter, defaultdict
@@ -41,14 +42,14 @@ CLOSE_CODES = {404: 4404, 403: 4403, 401: 4401}
 
 
 class BoardFeed:
-    """One board's watchers in this process and the events read for them (read once,
-    sent to every watcher): the events numbered ``low + 1 .. high``, in order."""
+    """One board's watchers in this process and the events read for them (read and
+    encoded once, sent to every watcher): the events numbered ``low + 1 .. high``."""
 
     def __init__(self, board: int, services: Services) -> None:
         self.board = board
         self.services = services
         self.watchers: set[asyncio.Event] = set()
-        self.events: list[dict[str, Any]] = []
+        self.messages: list[str] = []  # the events numbered low + 1 .. high, encoded
         self.low = self.high = -1  # nothing read yet
         self.heard = time.monotonic()
         self._lock = asyncio.Lock()
@@ -92,25 +93,27 @@ class BoardFeed:
         if self.high < 0:
             self.low = self.high = newest
 
-    async def events_after(self, after: int, upto: int) -> list[dict[str, Any]]:
-        """The events numbered ``after + 1 .. upto``."""
+    async def messages_after(self, after: int, upto: int) -> list[str]:
+        """The event messages numbered ``after + 1 .. upto``, as sent (each encoded once
+        for all of the board's sockets: an event is the same for every seat)."""
         if upto <= after:
             return []
         async with self._lock:
             if self.high < 0 or after < self.low:  # nothing kept that far back: read again
                 rows = await to_thread.run_sync(self.services.queries.events, self.board, after)
-                self.events, self.low = rows, after
+                self.messages, self.low = [_event_message(row) for row in rows], after
                 self.high = rows[-1]["n"] if rows else after
             elif self.high < upto:
                 rows = self._committed_here(upto) or await to_thread.run_sync(
                     self.services.queries.events, self.board, self.high)
-                self.events.extend(rows)
+                self.messages.extend(_event_message(row) for row in rows)
                 self.high = rows[-1]["n"] if rows else self.high
-            if len(self.events) > KEEP_EVENTS:
-                drop = len(self.events) - KEEP_EVENTS
-                self.low = self.events[drop - 1]["n"]
-                del self.events[:drop]
-            return [row for row in self.events if after < row["n"] <= upto]
+            if len(self.messages) > KEEP_EVENTS:
+                drop = len(self.messages) - KEEP_EVENTS
+                self.low += drop
+                del self.messages[:drop]
+            # A board's events are numbered 1, 2, 3...: message i is event low + 1 + i.
+            return self.messages[after - self.low:upto - self.low]
 
     def _committed_here(self, upto: int) -> list[dict[str, Any]]:
         """The events after ``high`` up to at least ``upto`` as this process's latest
@@ -127,7 +130,7 @@ class BoardFeed:
 
     async def newest(self) -> int:
         """The number of the board's newest event (asks the database)."""
-        await self.events_after(self.high, MAX_INT)
+        await self.messages_after(self.high, MAX_INT)
         return self.high
 
 
@@ -279,6 +282,12 @@ async def _userid(services: Services, token: str | None) -> str | None:
         return None  # an expired session watches as a spectator
 
 
+def _event_message(row: dict[str, Any]) -> str:
+    """An event as the socket sends it (encoded as ``WebSocket.send_json`` does)."""
+    return json.dumps({"type": "event", "n": row["n"], "event": row["event"]},
+                      separators=(",", ":"), ensure_ascii=False)
+
+
 async def _send_error(websocket: WebSocket, code: int, body: dict[str, object]) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_json({"type": "error", **body})
@@ -307,8 +316,8 @@ async def _send_forever(websocket: WebSocket, feed: BoardFeed, dirty: asyncio.Ev
     while True:
         upto = state["event"]
         feed.note(upto)
-        for row in await feed.events_after(sent, upto):
-            await websocket.send_json({"type": "event", "n": row["n"], "event": row["event"]})
+        for message in await feed.messages_after(sent, upto):
+            await websocket.send_text(message)
         if upto > sent or first:
             await websocket.send_json({"type": "state", "n": upto, "table": state})
             sent, first = max(sent, upto), False
