@@ -245,7 +245,7 @@ PARTS = [
     ("runner: the bot thinks", "_think", "service/runner.py"),
     ("runner: write the bot's move", "_play", "service/runner.py"),
     ("runner: next_due, catch-up", "next_due", "service/runner.py"),
-    ("POST move (tables.move, state from the write)", "move", "web/api.py"),
+    ("POST move (tables.move, state from the write)", "move", "service/tables.py"),
     ("GET table", "table", "web/api.py"),
     ("WebSocket: first state on connect", "table", "service/queries.py"),
     ("WebSocket: the board read, once a batch", "read", "service/store.py"),

@@ -39,7 +39,19 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import (
+    ARRAY,
+    ColumnElement,
+    Integer,
+    Select,
+    SQLColumnExpression,
+    and_,
+    any_,
+    bindparam,
+    func,
+    or_,
+    select,
+)
 
 from blackout import bots
 from blackout.bots.base import Bot
@@ -95,6 +107,7 @@ class Runner:
         self._positions: dict[tuple[int, int], tuple[Game, int]] = {}
         self._lock = threading.Lock()
         self._caught_up = False
+        self._queries: dict[str, Select[Any]] = {}
 
     @property
     def clock(self) -> Callable[[], datetime]:
@@ -145,12 +158,11 @@ class Runner:
         when nothing is waiting: one indexed query (``min(due_at)``)."""
         self.catch_up()
         with self.store.db.read() as session:
-            soonest: datetime | None = session.scalar(select(func.min(GameRow.due_at)))
+            soonest: datetime | None = session.scalar(self._query("soonest"))
             if soonest is not None and local is not None:
                 soonest += HANDOFF
                 if local:
-                    mine = session.scalar(select(func.min(GameRow.due_at)).where(
-                        GameRow.id.in_(local)))
+                    mine = session.scalar(self._query("soonest mine"), {"local": list(local)})
                     soonest = soonest if mine is None else min(soonest, mine)
         if soonest is None:
             return None
@@ -181,29 +193,22 @@ class Runner:
         Call :meth:`catch_up` once before the first round."""
         now = self.clock()
         db = self.store.db
-        takeable = GameRow.due_at <= now
-        if local is not None:
-            late = GameRow.due_at <= now - HANDOFF
-            takeable = and_(takeable, or_(GameRow.id.in_(local), late)) if local else late
-        due_now = (select(GameRow).where(takeable)
-                   .order_by(GameRow.due_at, GameRow.id).limit(limit))
+        which = "all" if local is None else "mine or late" if local else "late"
+        given = {"now": now, "late": now - HANDOFF, "local": list(local or ()), "limit": limit}
         if db.is_sqlite:
             # Look before taking SQLite's write lock: most rounds find nothing due.
             with db.read() as session:
-                if session.scalar(select(GameRow.id).where(takeable).limit(1)) is None:
+                if session.scalar(self._query(f"peek {which}"), given) is None:
                     return [], 0
-        else:
-            due_now = due_now.with_for_update(skip_locked=True)
         played: list[Board] = []
         claimed: list[Due] = []
         with db.transaction() as session:
-            rows = list(session.scalars(due_now))
+            rows = list(session.scalars(self._query(f"due {which}"), given))
             if not rows:
                 return [], 0
             seats: defaultdict[int, list[SeatRow]] = defaultdict(list)
-            for seat in session.scalars(select(SeatRow).where(
-                    SeatRow.game_id.in_([row.id for row in rows]))
-                    .order_by(SeatRow.game_id, SeatRow.seat)):
+            for seat in session.scalars(self._query("seats"),
+                                        {"boards": [row.id for row in rows]}):
                 seats[seat.game_id].append(seat)
             for row in rows:
                 b = self.store.board_of(session, row, seats[row.id])
@@ -215,6 +220,43 @@ class Runner:
         for b in played:
             self.store.after_commit(b)
         return claimed, len(played)
+
+    def _query(self, name: str) -> Select[Any]:
+        """The runner's statements (asked every round, by every web process), built
+        once with bind parameters: ``now``, ``late`` (now less :data:`HANDOFF`),
+        ``local`` (the watched boards), ``limit``, ``boards``."""
+        query = self._queries.get(name)
+        if query is None:
+            query = self._queries[name] = self._build_query(name)
+        return query
+
+    def _build_query(self, name: str) -> Select[Any]:
+        sqlite = self.store.db.is_sqlite
+
+        def among(column: SQLColumnExpression[int], given: str) -> ColumnElement[bool]:
+            # PostgreSQL: one array parameter (= ANY), not an IN list rendered again for
+            # each list of boards (a web process may watch hundreds).
+            if sqlite:
+                return column.in_(bindparam(given, expanding=True))
+            return column == any_(bindparam(given, type_=ARRAY(Integer)))
+
+        if name == "seats":
+            return (select(SeatRow).where(among(SeatRow.game_id, "boards"))
+                    .order_by(SeatRow.game_id, SeatRow.seat))
+        soonest = select(func.min(GameRow.due_at))
+        if name == "soonest":
+            return soonest
+        if name == "soonest mine":
+            return soonest.where(among(GameRow.id, "local"))
+        action, which = name.split(" ", 1)
+        now, late = GameRow.due_at <= bindparam("now"), GameRow.due_at <= bindparam("late")
+        takeable = {"all": now, "late": late,
+                    "mine or late": and_(now, or_(among(GameRow.id, "local"), late))}[which]
+        if action == "peek":
+            return select(GameRow.id).where(takeable).limit(1)
+        due = (select(GameRow).where(takeable).order_by(GameRow.due_at, GameRow.id)
+               .limit(bindparam("limit")))
+        return due if sqlite else due.with_for_update(skip_locked=True)
 
     def _claim_board(self, board: int) -> Due | Played | None:
         """The turn due now on ``board``, if there is one: played (an instant bot's) or
