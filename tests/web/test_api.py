@@ -13,7 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .live import PASSWORDS, Player, Watcher
+from blackout.service import Services
+
+from .live import PASSWORDS, WAIT, Player, ServerThread, Watcher
 from .play import SHORT_GAMES, mover, play_out, seat_table
 
 
@@ -176,3 +178,35 @@ def test_a_move_waits_for_another_writer_while_the_server_answers_everyone(
     assert answers[0].status_code == 200, answers[0].text
     assert answers[0].json()["next_move"] == state["next_move"] + 1
     assert bob.table(board)["next_move"] == state["next_move"] + 1
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+def test_a_bot_turn_due_while_another_writer_holds_the_lock_waits_for_it(db_url, tokens):
+    """SQLite: a computer player's turn that falls due while another process holds the
+    write lock is played once the lock is free, and the server answers everyone while it
+    waits (the runner waits in a worker thread, never on the event loop)."""
+    services = Services.open(url=db_url, bot_pace=1.0, bot_think=0.05, bot_iterations=40)
+    with ServerThread(services) as server:
+        ann = Player(server.url, "ann", tokens["ann"])
+        board = ann.create("standard", ["ann", "bot:basic"], {"schedule": [3]})
+        deadline = time.monotonic() + WAIT
+        while (found := mover({"ann": ann}, board)) is None:  # the bot may open
+            assert time.monotonic() < deadline, "ann never got a turn"
+            time.sleep(0.05)
+        _, state = found
+        assert ann.move(board, state["view"]["legal_actions"][0],
+                        state["next_move"]).status_code == 200
+        other = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None,
+                                check_same_thread=False)
+        other.execute("BEGIN IMMEDIATE")  # before the bot's pace (1 s) is over
+        time.sleep(2.0)  # the bot's turn is due meanwhile
+        held = ann.table(board)  # answered while the lock is held
+        assert ann.ok("GET", "/api/variants")
+        other.execute("COMMIT")
+        other.close()
+        assert held["next_move"] == state["next_move"] + 1  # the bot has not moved yet
+        while ann.table(board)["next_move"] == held["next_move"]:
+            assert time.monotonic() < deadline + WAIT, "the bot never moved"
+            time.sleep(0.05)
+        ann.close()
+    services.close()
