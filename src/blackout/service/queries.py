@@ -17,7 +17,7 @@ from blackout.core import codec
 from blackout.core.rules import TITLES
 from blackout.service.errors import NotFound, Stale
 from blackout.service.standings import ratings, standings
-from blackout.service.store import BOT_PREFIX, OPEN, Board, Store, is_bot
+from blackout.service.store import OPEN, Board, Store, bot_name, is_bot
 from blackout.storage import Account, EventRow, GameRow, SeatRow
 
 #: How many tables a lobby list shows at most.
@@ -88,7 +88,7 @@ class Queries:
             kind = "bot"
         else:
             kind = "human"
-        bot = s.controller[len(BOT_PREFIX):].split("-")[0] if is_bot(s.controller) else None
+        bot = bot_name(s.controller) if is_bot(s.controller) else None
         return {"seat": s.seat, "player": s.name or None, "kind": kind, "bot": bot,
                 "joined": s.joined, "connected": s.connected, "away": self.away(b, s)}
 

@@ -57,7 +57,7 @@ from blackout import bots
 from blackout.bots.base import Bot
 from blackout.core.actions import Action, parse_action
 from blackout.core.game import Game
-from blackout.service.store import BOT_PREFIX, Board, Due, Store, build_game
+from blackout.service.store import Board, Due, Store, bot_name, build_game
 from blackout.storage import GameRow, MoveRow, SeatRow
 
 log = logging.getLogger("blackout.runner")
@@ -306,7 +306,7 @@ class Runner:
     def _instant_bot(self, due: Due, game_seed: int) -> Bot | None:
         """The seat's bot object when it is an instant one (else None)."""
         try:
-            if not bots.is_instant(_bot_name(due.bot)):
+            if not bots.is_instant(bot_name(due.bot)):
                 return None
         except ValueError:  # no such bot: the claim's path logs it
             return None
@@ -415,7 +415,7 @@ class Runner:
             observe(player.game.view(seat))
 
     def _new_bot(self, due: Due, game_seed: int) -> Bot:
-        name = _bot_name(due.bot)
+        name = bot_name(due.bot)
         # Seeded from the game's secret seed and the seat: repeatable for a fixed budget.
         seed = (game_seed * 1_000_003 + due.seat) % 2**62
         try:
@@ -428,8 +428,3 @@ class Runner:
         with self._lock:
             for key in [k for k in self._players if k[0] == board]:
                 self._players.pop(key)
-
-
-def _bot_name(controller: str) -> str:
-    """The bot of a seat's controller: ``bot:expert`` (or ``bot:expert-2``) -> expert."""
-    return controller[len(BOT_PREFIX):].split("-")[0]

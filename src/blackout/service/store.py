@@ -54,6 +54,12 @@ def is_bot(controller: str) -> bool:
     return controller.startswith(BOT_PREFIX)
 
 
+def bot_name(controller: str) -> str:
+    """The bot of a computer player's controller: ``bot:expert`` (or ``bot:expert-2``,
+    a second seat of the same bot) -> ``expert``."""
+    return controller[len(BOT_PREFIX):].split("-")[0]
+
+
 def seat_of(seats: list[SeatRow], userid: str) -> int | None:
     """The seat ``userid`` plays now (not one they resigned or have yet to join)."""
     for seat in seats:
