@@ -84,6 +84,46 @@ PLAYED = Played()
 __all__ = ["BATCH", "BURST", "CLAIM_SLACK", "HANDOFF", "PLAYED", "Due", "Runner"]
 
 
+@dataclass(frozen=True)
+class _Statements:
+    """The runner's statements, asked every round by every web process: built once
+    (:func:`_statements`), with bind parameters ``now``, ``late`` (now less
+    :data:`HANDOFF`), ``local`` (the boards this process watches), ``limit`` and
+    ``boards``.  ``peek`` and ``due`` are keyed by which due boards may be taken:
+    ``all``, ``late`` ones, or ``mine or late`` (the watched ones, and the others late)."""
+
+    soonest: Select[Any]
+    soonest_mine: Select[Any]
+    seats: Select[Any]
+    peek: dict[str, Select[Any]]
+    due: dict[str, Select[Any]]
+
+
+def _statements(sqlite: bool) -> _Statements:
+    def among(column: SQLColumnExpression[int], given: str) -> ColumnElement[bool]:
+        # PostgreSQL: one array parameter (= ANY), not an IN list rendered again for
+        # each list of boards (a web process may watch hundreds).
+        if sqlite:
+            return column.in_(bindparam(given, expanding=True))
+        return column == any_(bindparam(given, type_=ARRAY(Integer)))
+
+    now, late = GameRow.due_at <= bindparam("now"), GameRow.due_at <= bindparam("late")
+    takeable = {"all": now, "late": late,
+                "mine or late": and_(now, or_(among(GameRow.id, "local"), late))}
+    due = {which: select(GameRow).where(where).order_by(GameRow.due_at, GameRow.id)
+           .limit(bindparam("limit")) for which, where in takeable.items()}
+    soonest = select(func.min(GameRow.due_at))
+    return _Statements(
+        soonest=soonest,
+        soonest_mine=soonest.where(among(GameRow.id, "local")),
+        seats=(select(SeatRow).where(among(SeatRow.game_id, "boards"))
+               .order_by(SeatRow.game_id, SeatRow.seat)),
+        peek={which: select(GameRow.id).where(where).limit(1)
+              for which, where in takeable.items()},
+        due=due if sqlite else {which: query.with_for_update(skip_locked=True)
+                                for which, query in due.items()})
+
+
 @dataclass
 class _Player:
     """One computer player of one seat of one game, and the game as it has seen it."""
@@ -107,7 +147,7 @@ class Runner:
         self._positions: dict[tuple[int, int], tuple[Game, int]] = {}
         self._lock = threading.Lock()
         self._caught_up = False
-        self._queries: dict[str, Select[Any]] = {}
+        self._sql = _statements(store.db.is_sqlite)
 
     @property
     def clock(self) -> Callable[[], datetime]:
@@ -158,15 +198,20 @@ class Runner:
         when nothing is waiting: one indexed query (``min(due_at)``)."""
         self.catch_up()
         with self.store.db.read() as session:
-            soonest: datetime | None = session.scalar(self._query("soonest"))
+            soonest: datetime | None = session.scalar(self._sql.soonest)
             if soonest is not None and local is not None:
                 soonest += HANDOFF
                 if local:
-                    mine = session.scalar(self._query("soonest mine"), {"local": list(local)})
+                    mine = session.scalar(self._sql.soonest_mine, {"local": list(local)})
                     soonest = soonest if mine is None else min(soonest, mine)
         if soonest is None:
             return None
         return max(0.0, (soonest - self.clock()).total_seconds())
+
+    @property
+    def caught_up(self) -> bool:
+        """Whether :meth:`catch_up` has run in this process."""
+        return self._caught_up
 
     def catch_up(self, force: bool = False) -> int:
         """Once per process: work ``due_at`` out for active boards that have none (rows
@@ -193,21 +238,21 @@ class Runner:
         Call :meth:`catch_up` once before the first round."""
         now = self.clock()
         db = self.store.db
-        which = "all" if local is None else "mine or late" if local else "late"
+        which = "all" if local is None else "mine or late" if local else "late"  # see _Statements
         given = {"now": now, "late": now - HANDOFF, "local": list(local or ()), "limit": limit}
         if db.is_sqlite:
             # Look before taking SQLite's write lock: most rounds find nothing due.
             with db.read() as session:
-                if session.scalar(self._query(f"peek {which}"), given) is None:
+                if session.scalar(self._sql.peek[which], given) is None:
                     return [], 0
         played: list[Board] = []
         claimed: list[Due] = []
         with db.transaction() as session:
-            rows = list(session.scalars(self._query(f"due {which}"), given))
+            rows = list(session.scalars(self._sql.due[which], given))
             if not rows:
                 return [], 0
             seats: defaultdict[int, list[SeatRow]] = defaultdict(list)
-            for seat in session.scalars(self._query("seats"),
+            for seat in session.scalars(self._sql.seats,
                                         {"boards": [row.id for row in rows]}):
                 seats[seat.game_id].append(seat)
             for row in rows:
@@ -220,43 +265,6 @@ class Runner:
         for b in played:
             self.store.after_commit(b)
         return claimed, len(played)
-
-    def _query(self, name: str) -> Select[Any]:
-        """The runner's statements (asked every round, by every web process), built
-        once with bind parameters: ``now``, ``late`` (now less :data:`HANDOFF`),
-        ``local`` (the watched boards), ``limit``, ``boards``."""
-        query = self._queries.get(name)
-        if query is None:
-            query = self._queries[name] = self._build_query(name)
-        return query
-
-    def _build_query(self, name: str) -> Select[Any]:
-        sqlite = self.store.db.is_sqlite
-
-        def among(column: SQLColumnExpression[int], given: str) -> ColumnElement[bool]:
-            # PostgreSQL: one array parameter (= ANY), not an IN list rendered again for
-            # each list of boards (a web process may watch hundreds).
-            if sqlite:
-                return column.in_(bindparam(given, expanding=True))
-            return column == any_(bindparam(given, type_=ARRAY(Integer)))
-
-        if name == "seats":
-            return (select(SeatRow).where(among(SeatRow.game_id, "boards"))
-                    .order_by(SeatRow.game_id, SeatRow.seat))
-        soonest = select(func.min(GameRow.due_at))
-        if name == "soonest":
-            return soonest
-        if name == "soonest mine":
-            return soonest.where(among(GameRow.id, "local"))
-        action, which = name.split(" ", 1)
-        now, late = GameRow.due_at <= bindparam("now"), GameRow.due_at <= bindparam("late")
-        takeable = {"all": now, "late": late,
-                    "mine or late": and_(now, or_(among(GameRow.id, "local"), late))}[which]
-        if action == "peek":
-            return select(GameRow.id).where(takeable).limit(1)
-        due = (select(GameRow).where(takeable).order_by(GameRow.due_at, GameRow.id)
-               .limit(bindparam("limit")))
-        return due if sqlite else due.with_for_update(skip_locked=True)
 
     def _claim_board(self, board: int) -> Due | Played | None:
         """The turn due now on ``board``, if there is one: played (an instant bot's) or

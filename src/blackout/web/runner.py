@@ -50,7 +50,6 @@ class BotRunner:
         self._kick = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._one_at_a_time = CapacityLimiter(1)
-        self._caught_up = False
 
     def kick(self) -> None:
         """Something was committed: look for due work now (on the event loop)."""
@@ -91,9 +90,8 @@ class BotRunner:
         runner = self.services.runner
         if not self.services.db.can_refuse_to_wait:
             return await self._in_thread(partial(runner.run_due, local=local))
-        if not self._caught_up:
+        if not runner.caught_up:
             await self._in_thread(runner.catch_up)  # reads every active board, once
-            self._caught_up = True
         made = 0
         while made < BURST:
             try:
