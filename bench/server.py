@@ -20,6 +20,12 @@ during the measured window
 (``pip install py-spy``; it adds a little CPU of its own) and prints where the servers'
 CPU went, by part (the runner, a person's move, the WebSocket states, ...), per move.
 
+``--server-cpu F`` caps each server process at F of a core (a CPU cgroup of its own with
+a CFS quota; needs root and the cgroup ``cpu`` controller): one process and two processes
+then get the same CPU each, whatever else the machine runs, so how the moves/s grow from
+one to two tells how the server scales out, on a machine with too few cores to give two
+servers, the database and the client a core each.
+
 ``--potomac`` (on by default) then plays one long Potomac game (4 people, hands 13..1..13)
 through the API and reports the median time of a move near move 10 and near move 300.
 """
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -69,6 +76,8 @@ def main() -> None:
     parser.add_argument("--pg-url", default=os.environ.get("BLACKOUT_TEST_POSTGRES_URL",
                                                            PG_DEFAULT))
     parser.add_argument("--client-cpu", type=int, default=1, help="core the client runs on")
+    parser.add_argument("--server-cpu", type=float, metavar="F",
+                        help="cap each server process at F of a core (a CPU cgroup each)")
     parser.add_argument("--no-potomac", dest="potomac", action="store_false")
     parser.add_argument("--profile", metavar="DIR",
                         help="sample the servers with py-spy during the window, into DIR")
@@ -81,13 +90,14 @@ def main() -> None:
     for config in args.configs.split(","):
         with database(config, args.pg_url) as url:
             sign_up(url)
-            with servers(url, 2 if config.endswith("-2") else 1, args.bot_pace) as running:
+            with servers(url, 2 if config.endswith("-2") else 1, args.bot_pace,
+                         args.server_cpu) as running:
                 results.append(measure(config, running, args))
                 print(json.dumps(results[-1]), flush=True)
     if args.potomac:
         with database("sqlite", args.pg_url) as url:
             sign_up(url)
-            with servers(url, 1, 0.0) as running:
+            with servers(url, 1, 0.0, args.server_cpu) as running:
                 results.append(move_cost(running[0]))
                 print(json.dumps(results[-1]), flush=True)
     print(report(results, args))
@@ -115,7 +125,7 @@ def sign_up(url: str) -> None:
 
 
 class Server:
-    def __init__(self, url: str, bot_pace: float) -> None:
+    def __init__(self, url: str, bot_pace: float, cpu: float | None = None) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
@@ -124,6 +134,9 @@ class Server:
             [sys.executable, "-m", "blackout.cli.main", "serve", "--port", str(self.port),
              "--db", url, "--bot-pace", str(bot_pace), "--log-level", "warning"],
             stderr=subprocess.PIPE, text=True)
+        self.cgroup = None if cpu is None else CpuCap(f"blackout-bench-{self.port}", cpu)
+        if self.cgroup is not None:
+            self.cgroup.hold(self.process.pid)  # before it starts its threads
 
     def wait_ready(self) -> None:
         import httpx
@@ -149,6 +162,44 @@ class Server:
             self.process.wait(20)
         except subprocess.TimeoutExpired:
             self.process.kill()
+            self.process.wait()
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+
+class CpuCap:
+    """A CPU cgroup allowing ``cores`` of a core (CFS quota over a 100 ms period): the
+    v2 hierarchy where it has the cpu controller, else v1's ``cpu`` hierarchy."""
+
+    PERIOD_US = 100_000
+
+    def __init__(self, name: str, cores: float) -> None:
+        if not 0 < cores <= (os.cpu_count() or 1):
+            raise SystemExit(f"--server-cpu must be above 0 and at most {os.cpu_count()}")
+        quota = int(cores * self.PERIOD_US)
+        v2 = Path("/sys/fs/cgroup/unified")
+        if not (v2 / "cgroup.controllers").exists():
+            v2 = Path("/sys/fs/cgroup")
+        v1 = Path("/sys/fs/cgroup/cpu")
+        try:
+            if "cpu" in (v2 / "cgroup.controllers").read_text().split():
+                self.path = v2 / name
+                self.path.mkdir()
+                (self.path / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+            else:
+                self.path = v1 / name
+                self.path.mkdir()
+                (self.path / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+                (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        except OSError as exc:
+            raise SystemExit(f"--server-cpu needs a writable CPU cgroup (root): {exc}") from None
+
+    def hold(self, pid: int) -> None:
+        (self.path / "cgroup.procs").write_text(str(pid))
+
+    def remove(self) -> None:
+        with contextlib.suppress(OSError):  # a process still in it: left to the machine
+            self.path.rmdir()
 
 
 def machine_cpu() -> tuple[float, float]:
@@ -174,8 +225,8 @@ def database_cpu() -> float:
 
 
 @contextmanager
-def servers(url: str, count: int, bot_pace: float):
-    running = [Server(url, bot_pace) for _ in range(count)]
+def servers(url: str, count: int, bot_pace: float, cpu: float | None = None):
+    running = [Server(url, bot_pace, cpu) for _ in range(count)]
     try:
         for server in running:
             server.wait_ready()
@@ -348,8 +399,9 @@ def move_cost(server: Server) -> dict[str, Any]:
 
 
 def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
+    cap = "" if args.server_cpu is None else f", each server capped at {args.server_cpu} core"
     lines = [f"{args.tables} tables, think {args.think} s, bot pace {args.bot_pace} s, "
-             f"{args.seconds:.0f} s measured after {args.warmup:.0f} s",
+             f"{args.seconds:.0f} s measured after {args.warmup:.0f} s{cap}",
              "config          procs  moves/s  p50 ms  p99 ms  CPU/move ms  client CPU share"]
     for r in results:
         if r["config"] == "potomac-long":

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+
+import pytest
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, text
 
 from blackout.storage import Base, Database
 from blackout.storage.database import HEAD, MIGRATIONS
@@ -214,3 +218,66 @@ def test_at_once_is_for_sqlite_only():
     assert not db.can_refuse_to_wait
     with pytest.raises(RuntimeError, match="SQLite"), db.at_once():
         pass
+
+
+# PostgreSQL only: SQLite's on_loop is at_once, tested above.
+@pytest.mark.parametrize("db_url", ["postgresql"] if os.environ.get("BLACKOUT_TEST_POSTGRES_URL")
+                         else [], indirect=True)
+def test_on_loop_waits_for_a_row_lock_without_stopping_the_loop(database, db_url):
+    """PostgreSQL: work run by ``on_loop`` that meets another transaction's row lock waits
+    for it with the event loop still running everything else (the synchronous driver
+    would stop the loop for the whole wait), then finishes; two such pieces of work at
+    once each have their own connection and transaction."""
+    from blackout.storage import LoginThrottle
+
+    with database.transaction() as session:
+        session.add(LoginThrottle(key="held", failures=0))
+
+    def bump() -> int:
+        with database.transaction() as session:
+            # Bounded: were the loop stuck in this wait, the holder could never let go.
+            session.execute(text("SET LOCAL lock_timeout = '5s'"))
+            row = session.get(LoginThrottle, "held", with_for_update=True)
+            assert row is not None
+            row.failures += 1
+            return row.failures
+
+    def add_slowly(key: str, seconds: float) -> list[str]:
+        """Adds ``key``; what its transaction sees ``seconds`` later."""
+        with database.transaction() as session:
+            session.add(LoginThrottle(key=key, failures=0))
+            session.flush()
+            session.execute(text("SELECT pg_sleep(:s)"), {"s": seconds})
+            return sorted(session.scalars(select(LoginThrottle.key)))
+
+    async def scenario() -> tuple[int, int, list[list[str]]]:
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        with database.engine.connect() as holder:  # another transaction holds the row
+            holder.execute(text("SELECT key FROM login_throttle WHERE key = 'held' FOR UPDATE"))
+            waiting = asyncio.create_task(database.on_loop(bump))
+            await asyncio.sleep(0.5)
+            assert not waiting.done()  # waiting for the lock
+            ticks_while_waiting = ticks
+            holder.commit()
+        bumped = await asyncio.wait_for(waiting, 10)
+        both = await asyncio.gather(database.on_loop(lambda: add_slowly("a", 0.8)),
+                                    database.on_loop(lambda: add_slowly("b", 0.1)))
+        ticker.cancel()
+        await database.close_loop()
+        return bumped, ticks_while_waiting, both
+
+    bumped, ticks, both = asyncio.run(scenario())
+    assert bumped == 1
+    assert ticks >= 20  # the loop went on (about 50 ticks in 0.5 s; none if it was stuck)
+    # b ran and committed while a's transaction was open, and never saw a's row
+    assert both == [["a", "b", "held"], ["b", "held"]]
+    with database.read() as session:
+        assert sorted(session.scalars(select(LoginThrottle.key))) == ["a", "b", "held"]

@@ -15,6 +15,7 @@ import pytest
 
 from blackout.service import Services
 
+from .conftest import BACKENDS
 from .live import PASSWORDS, WAIT, Player, ServerThread, Watcher
 from .play import SHORT_GAMES, mover, play_out, seat_table
 
@@ -174,6 +175,37 @@ def test_a_move_waits_for_another_writer_while_the_server_answers_everyone(
     assert not answers  # still waiting for the other writer
     other.execute("COMMIT")
     other.close()
+    sender.join()
+    assert answers[0].status_code == 200, answers[0].text
+    assert answers[0].json()["next_move"] == state["next_move"] + 1
+    assert bob.table(board)["next_move"] == state["next_move"] + 1
+
+
+@pytest.mark.parametrize("backend", ["postgresql"] if "postgresql" in BACKENDS else [],
+                         indirect=True)
+def test_a_move_waits_for_a_row_lock_while_the_server_answers_everyone(server, players,
+                                                                       db_url):
+    """PostgreSQL: a move sent while another process holds the board's row (a mail move
+    mid-transaction) waits for it on the event loop, through the asynchronous driver,
+    and is then applied; meanwhile the server goes on answering everyone."""
+    from sqlalchemy import create_engine, text
+
+    ann, bob = players["ann"], players["bob"]
+    board = seat_table(ann, players, "standard", {"schedule": [3]}, ["ann", "bob"])
+    person, state = mover({"ann": ann, "bob": bob}, board)
+    other = create_engine(db_url)
+    answers: list[httpx.Response] = []
+    with other.connect() as holder:
+        holder.execute(text("SELECT id FROM games WHERE id = :b FOR UPDATE"), {"b": board})
+        sender = threading.Thread(target=lambda: answers.append(person.move(
+            board, state["view"]["legal_actions"][0], state["next_move"])))
+        sender.start()
+        time.sleep(0.3)
+        assert bob.table(board)["next_move"] == state["next_move"]  # answered meanwhile
+        assert ann.ok("GET", "/api/variants")
+        assert not answers  # still waiting for the row
+        holder.commit()
+    other.dispose()
     sender.join()
     assert answers[0].status_code == 200, answers[0].text
     assert answers[0].json()["next_move"] == state["next_move"] + 1

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import create_engine, event, text
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 DATABASE_ENV = "BLACKOUT_DATABASE_URL"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -32,6 +37,22 @@ SQLITE_SYNC_DEFAULT = "normal"
 #: :meth:`Database.at_once`, where it does not wait.
 BUSY_TIMEOUT_MS = 30_000
 NO_WAIT = 0
+
+#: PostgreSQL: the pool of :meth:`Database.on_loop`'s connections.  A live server has many
+#: of its moves under way at once on its one event loop, each holding a connection, and a
+#: connection opened past the pool and closed after one use costs PostgreSQL a new backend
+#: process: with SQLAlchemy's default pool of 5, more than half of PostgreSQL's CPU per move
+#: under bench/server.py's load went to that (3.0-3.4 ms a move against 1.2-1.3 ms).
+LOOP_POOL = 20
+LOOP_OVERFLOW = 10
+
+T = TypeVar("T")
+
+#: Inside :meth:`Database.on_loop` (PostgreSQL): the connection of the asynchronous driver
+#: that this task's work runs on.  A context variable, not a thread-local: every task on
+#: the event loop's one thread has its own.
+_loop_connection: ContextVar[Connection | None] = ContextVar("blackout_loop_connection",
+                                                             default=None)
 
 
 class DatabaseError(ValueError):
@@ -70,6 +91,11 @@ class Database:
                 create_engine(self.url, pool_pre_ping=True))
         except (ArgumentError, ImportError) as exc:
             raise DatabaseError(f"cannot use database {self.url!r}: {exc}") from None
+        # PostgreSQL: the same database through psycopg's asynchronous connections, for
+        # work on an event loop (on_loop); made on first use, for the loop it is used on
+        # (an asynchronous connection belongs to one loop).
+        self._async_engine: AsyncEngine | None = None
+        self._async_loop: asyncio.AbstractEventLoop | None = None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._readers = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}),
                                      expire_on_commit=False)
@@ -115,7 +141,7 @@ class Database:
             with outer.begin_nested():
                 yield outer
             return
-        with self._write_lock(), self._sessions() as session, session.begin():
+        with self._write_lock(), self._sessions(**self._bind()) as session, session.begin():
             yield session
 
     @contextmanager
@@ -130,7 +156,7 @@ class Database:
             with outer.begin_nested():
                 yield outer
             return
-        with self._readers() as session, session.begin():
+        with self._readers(**self._bind()) as session, session.begin():
             yield session
 
     @contextmanager
@@ -177,6 +203,51 @@ class Database:
         finally:
             self._unit.at_once = False
 
+    async def on_loop(self, work: Callable[[], T]) -> T:
+        """``work()`` on the calling event loop without blocking it on the database.
+
+        PostgreSQL: ``work`` runs unchanged, but every session it opens is on a
+        connection of psycopg's asynchronous driver, through SQLAlchemy's greenlet
+        bridge (``AsyncConnection.run_sync``), so each round trip, and each wait for a
+        row lock or a pooled connection, lets the loop serve everyone else meanwhile;
+        only ``work``'s own CPU time holds the loop.  One connection for the whole of
+        ``work``, its transactions one after another on it.  SQLite (whose driver has
+        no such mode): :meth:`at_once`, so :class:`Busy` where it would have waited."""
+        if self.can_refuse_to_wait:
+            with self.at_once():
+                return work()
+        async with self._loop_engine().connect() as connection:
+            return await connection.run_sync(_run_on, work)
+
+    def _loop_engine(self) -> AsyncEngine:
+        loop = asyncio.get_running_loop()
+        if self._async_engine is None or self._async_loop is not loop:
+            from sqlalchemy.ext.asyncio import create_async_engine
+
+            self._drop_loop_engine()  # another loop's (a server stopped without close_loop)
+            self._async_engine = create_async_engine(
+                self.url, pool_pre_ping=True, pool_size=LOOP_POOL, max_overflow=LOOP_OVERFLOW)
+            self._async_loop = loop
+        return self._async_engine
+
+    async def close_loop(self) -> None:
+        """Close :meth:`on_loop`'s connections (before the event loop stops)."""
+        engine, self._async_engine, self._async_loop = self._async_engine, None, None
+        if engine is not None:
+            await engine.dispose()
+
+    def _drop_loop_engine(self) -> None:
+        if self._async_engine is not None:
+            # Its connections belong to a loop that is gone or not this thread's: let
+            # them go without awaiting a close there.
+            self._async_engine.sync_engine.dispose(close=False)
+        self._async_engine, self._async_loop = None, None
+
+    def _bind(self) -> dict[str, Connection]:
+        """Inside :meth:`on_loop`: sessions on its connection (else the engine's pool)."""
+        connection = _loop_connection.get()
+        return {} if connection is None else {"bind": connection}
+
     def _waits(self) -> bool:
         """Whether this thread's statements may wait for a lock (not inside at_once)."""
         return not getattr(self._unit, "at_once", False)
@@ -197,6 +268,16 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        self._drop_loop_engine()
+
+
+def _run_on(connection: Connection, work: Callable[[], T]) -> T:
+    """In :meth:`Database.on_loop`'s greenlet: ``work()`` with its sessions on ``connection``."""
+    token = _loop_connection.set(connection)
+    try:
+        return work()
+    finally:
+        _loop_connection.reset(token)
 
 
 def _is_busy(exc: OperationalError) -> bool:

@@ -3,9 +3,9 @@
 Most routes are plain ``def`` functions: FastAPI runs them in its thread pool, where the
 service's synchronous database work belongs.  A player's own actions at the table (a
 move, a queued move, resigning, a chat line) are the hot path of a live table, and the
-hand-off to a worker thread was the largest part of their delay under load: on SQLite
-they run on the event loop when the database can take them at once, and in a worker
-thread only when another writer holds it (:mod:`blackout.web.loop`).
+hand-off to a worker thread was the largest part of their delay under load: they run on
+the event loop (on PostgreSQL every round trip awaited; on SQLite when the database can
+take them at once, else in a worker thread: :mod:`blackout.web.loop`).
 
 Who is asking comes from the session token (``Authorization: Bearer`` or the
 ``blackout_session`` cookie); reading a table needs no login, and an unknown or expired
@@ -24,7 +24,7 @@ from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBea
 from pydantic import BaseModel, Field, StringConstraints
 
 from blackout.service import Services, errors
-from blackout.web.loop import at_once_or_in_thread
+from blackout.web.loop import on_loop_or_in_thread
 
 COOKIE = "blackout_session"
 SESSION_SECONDS = 30 * 24 * 3600  # the token's idle lifetime (the service enforces it)
@@ -126,10 +126,10 @@ class Caller:
             raise errors.Unauthorized("log in first (POST /api/session)")
         return self.services.sessions.userid_for(self.token)
 
-    async def at_once(self, work: Callable[[], T]) -> T:
-        """``work()`` (a player's action) on the event loop when the database can do it
-        without waiting, else in a worker thread (:mod:`blackout.web.loop`)."""
-        return await at_once_or_in_thread(self.services, work)
+    async def on_loop(self, work: Callable[[], T]) -> T:
+        """``work()`` (a player's action) on the event loop where the database lets it,
+        else in a worker thread (:mod:`blackout.web.loop`)."""
+        return await on_loop_or_in_thread(self.services, work)
 
 
 async def caller_of(services: Svc, token: Token) -> Caller:
@@ -212,24 +212,24 @@ def leave(board: Board, who: Who) -> dict[str, Any]:
 
 @router.post("/tables/{board}/moves", tags=["play"])
 async def move(board: Board, body: Move, who: Who) -> dict[str, Any]:
-    return await who.at_once(
+    return await who.on_loop(
         lambda: who.services.tables.move(board, who.player(), body.action, body.expect))
 
 
 @router.post("/tables/{board}/queue", tags=["play"])
 async def queue(board: Board, body: Queued, who: Who) -> dict[str, Any]:
-    return await who.at_once(
+    return await who.on_loop(
         lambda: who.services.tables.queue(board, who.player(), body.action))
 
 
 @router.post("/tables/{board}/resign", tags=["play"])
 async def resign(board: Board, who: Who) -> dict[str, Any]:
-    return await who.at_once(lambda: who.services.tables.resign(board, who.player()))
+    return await who.on_loop(lambda: who.services.tables.resign(board, who.player()))
 
 
 @router.post("/tables/{board}/chat", status_code=204, tags=["play"])
 async def chat(board: Board, body: Chat, who: Who) -> Response:
-    await who.at_once(lambda: who.services.tables.chat(board, who.player(), body.text))
+    await who.on_loop(lambda: who.services.tables.chat(board, who.player(), body.text))
     return Response(status_code=204)
 
 

@@ -68,6 +68,7 @@ def create_app(services: Services, *, run_bots: bool = True, poll: float | None 
             if runner is not None:
                 await runner.stop()
             await hub.stop()
+            await services.db.close_loop()
             if close_services:
                 services.close()
 

@@ -7,10 +7,9 @@ processes may run this at once: the service's claim on a bot turn makes sure onl
 them plays it.
 
 Where the turns are worked out: a bot that thinks (``expert``) always does it in a worker
-thread.  On PostgreSQL the whole round runs there (the database is synchronous).  On
-SQLite the rounds of claims, in which the instant bots (``basic``, ``random``) also play,
-run on the event loop a batch at a time, between the requests, and in a thread only when
-another writer holds the database (see :mod:`blackout.web.loop`).
+thread.  The rounds of claims, in which the instant bots (``basic``, ``random``) also
+play, run on the event loop a batch at a time, between the requests (on SQLite in a
+thread when another writer holds the database: see :mod:`blackout.web.loop`).
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from anyio import CapacityLimiter, to_thread
 
 from blackout.service import Busy, Services
 from blackout.service.runner import BURST
-from blackout.web.loop import at_once_or_in_thread
+from blackout.web.loop import on_loop_or_in_thread
 
 T = TypeVar("T")
 
@@ -88,16 +87,14 @@ class BotRunner:
     async def _run_due(self, local: Collection[int] | None) -> int:
         """The turns due now (``Runner.run_due``); how many moves were made."""
         runner = self.services.runner
-        if not self.services.db.can_refuse_to_wait:
-            return await self._in_thread(partial(runner.run_due, local=local))
         if not runner.caught_up:
             await self._in_thread(runner.catch_up)  # reads every active board, once
         made = 0
         while made < BURST:
             try:
-                with self.services.db.at_once():
-                    claimed, played = runner.claim_due(local=local)
-            except Busy:  # another writer: wait for it in a thread, not here
+                claimed, played = await self.services.db.on_loop(
+                    partial(runner.claim_due, local=local))
+            except Busy:  # SQLite, another writer: wait for it in a thread, not here
                 return made + await self._in_thread(partial(
                     runner.run_due, BURST - made, local))
             if not claimed and not played:
@@ -109,7 +106,7 @@ class BotRunner:
         return made
 
     async def _here_or_in_thread(self, work: Callable[[], T]) -> T:
-        return await at_once_or_in_thread(self.services, work, self._one_at_a_time)
+        return await on_loop_or_in_thread(self.services, work, self._one_at_a_time)
 
     async def _in_thread(self, work: Callable[[], T]) -> T:
         return await to_thread.run_sync(work, limiter=self._one_at_a_time)
