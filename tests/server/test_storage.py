@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 
 import pytest
@@ -274,7 +275,10 @@ def test_on_loop_waits_for_a_row_lock_without_stopping_the_loop(database, db_url
         await database.close_loop()
         return bumped, ticks_while_waiting, both
 
-    bumped, ticks, both = asyncio.run(scenario())
+    # A loop of its own in a thread of its own (the browser tests' Playwright may have one
+    # running in this thread).
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        bumped, ticks, both = pool.submit(asyncio.run, scenario()).result()
     assert bumped == 1
     assert ticks >= 20  # the loop went on (about 50 ticks in 0.5 s; none if it was stuck)
     # b ran and committed while a's transaction was open, and never saw a's row
