@@ -45,11 +45,13 @@ simulations sometimes give another card.)::
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import statistics
 import sys
 import time
+from typing import Any
 
 import pyspiel
 
@@ -186,13 +188,16 @@ class ISMCTS:
 def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seats: set[int],
               think: float, ismcts_settings: dict, seed: int,
               iterations: int | None = None,
-              workers: int | None = None) -> tuple[list[int], float, float]:
-    """Play one deal; return the scores, and mean decision seconds (expert, ISMCTS)."""
+              workers: int | None = None, variant: str | None = None,
+              ) -> tuple[list[int], float, float, dict]:
+    """Play one deal; return the scores, mean decision seconds (expert, ISMCTS), and
+    the hand's record (dealer, bids, tricks)."""
     state = deal_openspiel(os_game, random.Random(deal_rng_seed))
     deal = mirror_deal(state, cards)
     game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
     budget: dict = {"think": think} if iterations is None else {"iterations": iterations}
-    experts = {s: ExpertBot(seed=seed * 10 + s, workers=workers, **budget) for s in expert_seats}
+    experts = {s: make_expert(variant, seed * 10 + s, workers=workers, **budget)
+               for s in expert_seats}
     ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
               for s in range(PLAYERS) if s not in expert_seats}
     times: dict[str, list[float]] = {"expert": [], "ismcts": []}
@@ -213,7 +218,20 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
         game.apply(os_action_to_ours(move))
     scores = [int(x) for x in state.returns()]
     assert game.is_over and game.scores == scores, (game.scores, scores)
-    return scores, _mean(times["expert"]), _mean(times["ismcts"])
+    hand = game.hands_played[0]
+    record = {"dealer": hand.dealer, "hands": [mask_of(h) for h in deal.hands],
+              "turn_up": deal.turn_up,
+              "bids": [getattr(b, "tricks", None) for b in hand.bids],
+              "tricks": list(hand.tricks), "experts": sorted(expert_seats)}
+    return scores, _mean(times["expert"]), _mean(times["ismcts"]), record
+
+
+def make_expert(variant: str | None, seed: int, **options: Any) -> Any:
+    """The shipped expert, or ``module:NAME``'s ``ExpertBot`` (a variant on PYTHONPATH)."""
+    if variant is None:
+        return ExpertBot(seed=seed, **options)
+    return importlib.import_module(variant.removeprefix("module:")).ExpertBot(
+        seed=seed, **options)
 
 
 def leak_check(cards: int, positions: int, samples: int, seed: int) -> dict:
@@ -250,18 +268,21 @@ def _mean(values: list[float]) -> float:
 
 
 def run(cards: int, deals: int, think: float, seed: int, settings: dict,
-        iterations: int | None = None, workers: int | None = None) -> dict:
+        iterations: int | None = None, workers: int | None = None,
+        variant: str | None = None, first: int = 0) -> dict:
     os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": cards})
     lone_expert, lone_ismcts, both = [], [], []
     exact = {"expert": [0, 0], "ismcts": [0, 0]}
     times = {"expert": [], "ismcts": []}
-    for index in range(deals):
+    for index in range(first, first + deals):
         lone = index % PLAYERS
         margins = []
+        records = []
         for expert_seats in ({lone}, set(range(PLAYERS)) - {lone}):
-            scores, t_expert, t_ismcts = play_deal(os_game, seed * 100003 + index, cards,
-                                                   expert_seats, think, settings,
-                                                   seed + index, iterations, workers)
+            scores, t_expert, t_ismcts, record = play_deal(
+                os_game, seed * 100003 + index, cards, expert_seats, think, settings,
+                seed + index, iterations, workers, variant)
+            records.append(record)
             e = [scores[s] for s in expert_seats]
             i = [scores[s] for s in range(PLAYERS) if s not in expert_seats]
             margin = statistics.fmean(e) - statistics.fmean(i)
@@ -276,11 +297,14 @@ def run(cards: int, deals: int, think: float, seed: int, settings: dict,
         lone_expert.append(margins[0])
         lone_ismcts.append(margins[1])
         both.append((margins[0] + margins[1]) / 2)
-        print(f"deal {index + 1}/{deals}: margin {margins[0]:+.1f} (1 expert), "
+        print(f"deal {index + 1}/{first + deals}: margin {margins[0]:+.1f} (1 expert), "
               f"{margins[1]:+.1f} (3 experts)", file=sys.stderr, flush=True)
+        # One line a deal, so that runs on other deals (--first) can be pooled.
+        print(json.dumps({"deal": index, "margin": both[-1], "one_expert": margins[0],
+                          "three_experts": margins[1], "games": records}), flush=True)
     return {
         "cards": cards, "deals": deals, "think": think, "iterations": iterations, "seed": seed,
-        "workers": workers,
+        "first": first, "workers": workers,
         "ismcts": settings,
         "margin_one_expert": _interval(lone_expert),
         "margin_three_experts": _interval(lone_ismcts),
@@ -312,6 +336,12 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.2,
                         help="seconds per decision for every bot (default 0.2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, metavar="N",
+                        help="the first deal's number (deals FIRST to FIRST+DEALS-1 of "
+                             "the seed's series, to pool runs on other deals)")
+    parser.add_argument("--variant", metavar="module:NAME",
+                        help="play a module's ExpertBot (on PYTHONPATH) instead of the "
+                             "shipped expert")
     parser.add_argument("--uct-c", type=float, default=5.0)
     parser.add_argument("--final-policy", default="MAX_VISIT_COUNT",
                         choices=["MAX_VISIT_COUNT", "MAX_VALUE", "NORMALIZED_VISIT_COUNT"])
@@ -352,7 +382,7 @@ def main() -> int:
     for settings in grid:
         settings = {**settings, "simulations": args.simulations, "redeals": redeals}
         result = run(args.cards, args.deals, args.think, args.seed, settings, args.iterations,
-                     args.workers)
+                     args.workers, args.variant, args.first)
         print(json.dumps(result), flush=True)
     return 0
 
