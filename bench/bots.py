@@ -45,20 +45,17 @@ simulations sometimes give another card.)::
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import statistics
 import sys
 import time
-from typing import Any
 
 import pyspiel
 
-from ab import oh_hell_rules  # bench/ is on the path when run as a script
+from ab import make_bot, oh_hell_rules  # bench/ is on the path when run as a script
 from blackout import Deal, Game
 from blackout.arena import mean_interval
-from blackout.bots.expert import ExpertBot
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import BIDS, PLAYS, Action, Bid, Play
 from blackout.core.cards import mask_of
@@ -196,7 +193,7 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
     deal = mirror_deal(state, cards)
     game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
     budget: dict = {"think": think} if iterations is None else {"iterations": iterations}
-    experts = {s: make_expert(variant, seed * 10 + s, workers=workers, **budget)
+    experts = {s: make_bot(variant or "expert", seed * 10 + s, {"workers": workers, **budget})
                for s in expert_seats}
     ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
               for s in range(PLAYERS) if s not in expert_seats}
@@ -224,14 +221,6 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
               "bids": [getattr(b, "tricks", None) for b in hand.bids],
               "tricks": list(hand.tricks), "experts": sorted(expert_seats)}
     return scores, _mean(times["expert"]), _mean(times["ismcts"]), record
-
-
-def make_expert(variant: str | None, seed: int, **options: Any) -> Any:
-    """The shipped expert, or ``module:NAME``'s ``ExpertBot`` (a variant on PYTHONPATH)."""
-    if variant is None:
-        return ExpertBot(seed=seed, **options)
-    return importlib.import_module(variant.removeprefix("module:")).ExpertBot(
-        seed=seed, **options)
 
 
 def leak_check(cards: int, positions: int, samples: int, seed: int) -> dict:
