@@ -13,7 +13,9 @@ and plays: a person whose turn the stream announces waits ``--think`` seconds (r
 it records, for every move a person made, the time from sending the move until all three
 clients at that table had the move's last event (p50, p99), the moves per second of every
 seat (people and bots, counted from the spectators' streams), and the servers' CPU seconds
-per move (from /proc).
+per move (from /proc).  The client's garbage collector is off from the window's start
+until its last move has been seen: its pauses (up to a quarter of a second) would stop it
+reading the sockets and be counted as the server's delay.
 
 ``--profile DIR`` samples every server process with py-spy (the thread holding the GIL)
 during the measured window
@@ -35,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -463,6 +466,12 @@ class LoadClient:
                 tasks.append(asyncio.create_task(self.watch(base, board, None)))
                 tasks += [asyncio.create_task(self.watch(base, board, p)) for p in people]
             await asyncio.sleep(self.plan["warmup"])
+            # The client's own garbage collections would stop it from reading the sockets
+            # (seen: 4 full collections in a window, the longest 0.26 s) and count as the
+            # server's delay: none from here until every timed move has been seen.
+            gc.collect()
+            gc.freeze()
+            gc.disable()
             cpu0, wall0 = cpu_seconds(), time.monotonic()
             print("START", flush=True)
             self.measuring = True
@@ -473,6 +482,7 @@ class LoadClient:
             # The moves answered just before the end reach the clients a little later:
             # listen on (no new moves are timed), so that "not seen" means not seen.
             await asyncio.sleep(LATE)
+            gc.enable()
             for task in [*tasks, *self.pending]:
                 task.cancel()
         print(json.dumps(self.summary(wall1 - wall0, cpu1 - cpu0)), flush=True)
