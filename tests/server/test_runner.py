@@ -404,21 +404,35 @@ def test_an_instant_bot_that_fails_changes_nothing_and_its_board_waits(services,
 def test_a_process_takes_the_boards_its_clients_watch_and_the_others_only_late(
         services, database, clock):
     """With ``local`` (a web server among several), a due board watched here is played
-    at once; one watched elsewhere (or nowhere) only when HANDOFF late, and next_due
-    says when that is instead of waking the process to find nothing it may take."""
+    at once, and so is one no player watches anywhere; one a player watches through
+    another process only when HANDOFF late, and next_due says when that is instead of
+    waking the process to find nothing it may take."""
     from blackout.service.runner import HANDOFF
 
-    here, elsewhere = (services.tables.create("ann", "standard", {"schedule": [2]},
-                                              ["bot:basic"] * 3)["board"] for _ in range(2))
+    def new_table() -> int:
+        board: int = services.tables.create("ann", "standard", {"schedule": [2]},
+                                            ["bot:basic"] * 3)["board"]
+        return board
+
+    here, elsewhere = new_table(), new_table()
+    # Players have WebSockets open to both: to ``here`` through this process, to
+    # ``elsewhere`` through another (what each process's hub records through
+    # Tables.presence; the seats here are all bots, so it is set directly).
+    with database.transaction() as session:
+        session.execute(update(SeatRow).where(SeatRow.game_id.in_([here, elsewhere]),
+                                              SeatRow.seat == 0).values(connected=True))
     runner = services.runner
     assert runner.next_due(local={here}) == PACE
     assert runner.next_due(local=set()) == PACE + HANDOFF.total_seconds()
+    nowhere = new_table()
+    assert runner.next_due(local=set()) == PACE  # nobody watches it: not handed off
     clock.advance(seconds=PACE)
-    assert runner.run_due(local={here}) == 1
-    assert len(moves_of(database, here)) == 1 and moves_of(database, elsewhere) == []
-    assert runner.next_due(local={here}) == pytest.approx(HANDOFF.total_seconds())
+    assert runner.run_due(local={here}) == 2
+    assert len(moves_of(database, here)) == len(moves_of(database, nowhere)) == 1
+    assert moves_of(database, elsewhere) == []
     clock.advance(seconds=HANDOFF.total_seconds() / 2)
-    assert runner.run_due(local={here}) == 0  # not late enough yet
+    runner.run_due(local={here})
+    assert moves_of(database, elsewhere) == []  # not late enough yet
     clock.advance(seconds=HANDOFF.total_seconds() / 2)
-    assert runner.run_due(local={here}) == 1
+    runner.run_due(local={here})
     assert len(moves_of(database, elsewhere)) == 1

@@ -48,6 +48,7 @@ from sqlalchemy import (
     and_,
     any_,
     bindparam,
+    exists,
     func,
     or_,
     select,
@@ -66,9 +67,14 @@ log = logging.getLogger("blackout.runner")
 CLAIM_SLACK = timedelta(seconds=60)
 #: Most moves one ``run_due`` / ``run_board`` makes before returning.
 BURST = 400
-#: How late a board no client of this process watches may be before this process takes
-#: its turn anyway (see :meth:`Runner.run_due`'s ``local``).
-HANDOFF = timedelta(seconds=0.25)
+#: How late a board that a player watches through another process may be before this
+#: process takes its turn anyway (see :meth:`Runner.run_due`'s ``local``).  Long enough
+#: for a busy process to get to its own boards: under bench/server.py's capped load a
+#: claimed batch took 0.2 s at the median and 0.6 s at p99, and with 0.25 s here two
+#: processes took each other's boards, each taking costing a rebuilt position in one and
+#: a read back in the other (two processes made 1.3x the moves of one, at 6.4 ms of CPU
+#: a move against 4.1).  A board nobody watches is taken at once.
+HANDOFF = timedelta(seconds=5)
 #: Due boards claimed in one transaction (the earliest due first).  They are then played
 #: one after the other by this process (an expert thinks 0.5 s a move), so the batch is
 #: small: boards due meanwhile are left to the next batch, or to another process.
@@ -90,7 +96,8 @@ class _Statements:
     (:func:`_statements`), with bind parameters ``now``, ``late`` (now less
     :data:`HANDOFF`), ``local`` (the boards this process watches), ``limit`` and
     ``boards``.  ``peek`` and ``due`` are keyed by which due boards may be taken:
-    ``all``, ``late`` ones, or ``mine or late`` (the watched ones, and the others late)."""
+    ``all``, ``late`` ones (and those no player watches), or ``mine or late`` (also the
+    ones watched here)."""
 
     soonest: Select[Any]
     soonest_mine: Select[Any]
@@ -108,14 +115,17 @@ def _statements(sqlite: bool) -> _Statements:
         return column == any_(bindparam(given, type_=ARRAY(Integer)))
 
     now, late = GameRow.due_at <= bindparam("now"), GameRow.due_at <= bindparam("late")
-    takeable = {"all": now, "late": late,
-                "mine or late": and_(now, or_(among(GameRow.id, "local"), late))}
+    # No player has a connection open to the board, in any process (seats.connected is
+    # kept by every process's WebSocket hub): nobody's process is waiting to play it.
+    unwatched = ~exists().where(SeatRow.game_id == GameRow.id, SeatRow.connected)
+    takeable = {"all": now, "late": and_(now, or_(late, unwatched)),
+                "mine or late": and_(now, or_(among(GameRow.id, "local"), late, unwatched))}
     due = {which: select(GameRow).where(where).order_by(GameRow.due_at, GameRow.id)
            .limit(bindparam("limit")) for which, where in takeable.items()}
     soonest = select(func.min(GameRow.due_at))
     return _Statements(
         soonest=soonest,
-        soonest_mine=soonest.where(among(GameRow.id, "local")),
+        soonest_mine=soonest.where(or_(among(GameRow.id, "local"), unwatched)),
         seats=(select(SeatRow).where(among(SeatRow.game_id, "boards"))
                .order_by(SeatRow.game_id, SeatRow.seat)),
         peek={which: select(GameRow.id).where(where).limit(1)
@@ -160,10 +170,11 @@ class Runner:
         is due (or ``limit`` moves); how many moves were made.
 
         ``local``: the boards this process has watchers for (a web server among several
-        on one database).  Their turns are taken when due; any other board's only once
-        it is :data:`HANDOFF` late, so that the process whose clients see a board plays
-        it and sends them its own commit, with no read of the database (a board nobody
-        watches, or whose process is busy or gone, is still played, a little later)."""
+        on one database).  Their turns are taken when due, and those of boards no
+        player watches anywhere (``seats.connected``); a board a player watches through
+        another process only once it is :data:`HANDOFF` late, so that the process whose
+        clients see a board plays it and sends them its own commit, with no read of the
+        database (a board whose process is stuck or gone is still played, later)."""
         self.catch_up()
         made = 0
         for _round in range(limit):
@@ -201,9 +212,8 @@ class Runner:
             soonest: datetime | None = session.scalar(self._sql.soonest)
             if soonest is not None and local is not None:
                 soonest += HANDOFF
-                if local:
-                    mine = session.scalar(self._sql.soonest_mine, {"local": list(local)})
-                    soonest = soonest if mine is None else min(soonest, mine)
+                mine = session.scalar(self._sql.soonest_mine, {"local": list(local)})
+                soonest = soonest if mine is None else min(soonest, mine)
         if soonest is None:
             return None
         return max(0.0, (soonest - self.clock()).total_seconds())
