@@ -30,6 +30,13 @@ the last K tricks of every play-out exactly), or
 of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried).
 Two processes on disjoint deal ranges use both cores; the per-deal lines they print
 (JSON) can be pooled.
+
+``--timing`` also reports the CPU time a decision took the variant and the field, over
+all their decisions and over those with more than one legal action (the others return
+at once); at fixed ``iterations`` that compares their speed side by side::
+
+    PYTHONPATH=bench/variants .venv/bin/python bench/ab.py module:pychoice --timing \
+        --deals 0 40 --iterations 300
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ import json
 import random
 import statistics
 import sys
+import time
 from typing import Any
 
 import blackout
@@ -86,9 +94,31 @@ def make_bot(kind: str, seed: int, budget: dict[str, Any]) -> Any:
     return bots.create(kind, seed=seed)
 
 
+class CpuTimes:
+    """CPU seconds of each decision, for the variant and for the field, split by whether
+    the decision had a choice."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[tuple[str, bool], list[float]] = {
+            (side, choice): [] for side in ("variant", "field") for choice in (False, True)}
+
+    def add(self, side: str, choice: bool, seconds: float) -> None:
+        self.seconds[side, choice].append(seconds)
+
+    def report(self) -> str:
+        lines = []
+        for side in ("variant", "field"):
+            chosen = self.seconds[side, True]
+            every = chosen + self.seconds[side, False]
+            lines.append(f"{side}: CPU {1000 * statistics.fmean(chosen):.2f} ms a decision "
+                         f"with a choice ({len(chosen)}), {1000 * statistics.fmean(every):.2f}"
+                         f" ms over all {len(every)}")
+        return "\n".join(lines)
+
+
 def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
          budget: dict[str, Any], deal: int, field: str = "expert",
-         ) -> tuple[float, list[bool], list[bool]]:
+         times: CpuTimes | None = None) -> tuple[float, list[bool], list[bool]]:
     """One game; the variant's margin per hand and the exact bids of both sides."""
     game = blackout.Game.new(rules, [f"p{s}" for s in range(PLAYERS)], seed=game_seed)
     players = [make_bot(variant if s == lone else field, 10 * deal + s, budget)
@@ -97,10 +127,15 @@ def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
         seat = game.to_move
         player = players[seat]
         view = game.view(seat)
+        started = time.process_time()
         if isinstance(player, Cheat):
-            game.apply(player.choose_seeing_all(view, game))
+            action = player.choose_seeing_all(view, game)
         else:
-            game.apply(player.choose(view))
+            action = player.choose(view)
+        if times is not None:
+            times.add("variant" if seat == lone else "field", len(game.legal_actions()) > 1,
+                      time.process_time() - started)
+        game.apply(action)
     scores = game.scores
     others = statistics.fmean(scores[s] for s in range(PLAYERS) if s != lone)
     hands = game.hands_played
@@ -120,18 +155,21 @@ def main() -> int:
     parser.add_argument("--preset", help="play this preset's whole game instead of oh_hell")
     parser.add_argument("--field", default="expert",
                         help="the bot in the three other seats (default expert)")
+    parser.add_argument("--timing", action="store_true",
+                        help="also report the CPU time a decision of each side took")
     args = parser.parse_args()
     budget: dict[str, Any] = ({"iterations": args.iterations} if args.think is None
                               else {"think": args.think, "workers": 1})
     rules = blackout.variant(args.preset) if args.preset else oh_hell_rules(args.cards)
     margins: list[float] = []
+    times = CpuTimes() if args.timing else None
     made: dict[str, list[bool]] = {"variant": [], "expert": []}
     for deal in range(*args.deals):
         game_seed = random.Random(f"ab:{deal}").getrandbits(62)
         per_seat = []
         for lone in range(PLAYERS):
             margin, mine, theirs = play(rules, game_seed, lone, args.variant,
-                                        budget, deal, args.field)
+                                        budget, deal, args.field, times)
             per_seat.append(margin)
             made["variant"] += mine
             made["expert"] += theirs
@@ -143,6 +181,8 @@ def main() -> int:
           f"{args.deals[1]}, {budget}: margin {interval.mean:+.2f} "
           f"± {interval.half_width:.2f} per hand; exact bids "
           f"{statistics.fmean(made['variant']):.1%} vs {statistics.fmean(made['expert']):.1%}")
+    if times is not None:
+        print(times.report())
     return 0
 
 

@@ -7,6 +7,10 @@ are not used to guess who holds what.  (Until the fourth session deals were weig
 by how well each hand's estimated worth fitted its owner's bid; against OpenSpiel's
 ISMCTS, as shipped, that cost 0.8 points a hand, see bench/RESULTS.md.)
 
+A sampler given ``card_weights`` (a model's log-odds of who holds each card, see
+:mod:`blackout.bots.inference`) can also draw a few such deals and keep one in
+proportion to how likely the model finds it (:meth:`Sampler.sample_weighted`).
+
 With the C accelerator (see :mod:`blackout.bots.playout`) the deals are drawn in C from a
 seed taken from the caller's generator: the same seed gives the same deals on every
 build with the accelerator, and other (equally valid) deals on one without.
@@ -14,15 +18,17 @@ build with the accelerator, and other (equally valid) deals on one without.
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from array import array
 from collections.abc import Callable, Iterable
 
 from blackout.bots.playout import SUIT_MASKS, _fast
 from blackout.core.cards import cards_in
 from blackout.core.view import View
 
-__all__ = ["Sampler"]
+__all__ = ["CardWeights", "Sampler"]
 
 # Deals drawn to satisfy the void constraints before giving up on them.
 _VOID_TRIES = 50
@@ -32,10 +38,15 @@ _VOID_TRIES = 50
 _FIT_TRIES = 40 if _fast is None else 200
 
 
+#: ``card_weights[seat][card]``: the log of how much likelier than uniform a model finds
+#: it that ``seat`` holds ``card``.
+CardWeights = list[list[float]]
+
+
 class Sampler:
     """Deals of the hidden cards of one view (see the module docstring)."""
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, card_weights: CardWeights | None = None) -> None:
         n = view.players_count
         self.players = n
         played = view.played_by()
@@ -52,12 +63,50 @@ class Sampler:
         self._fast_arguments = (
             tuple(h or 0 for h in self.known), tuple(self.hidden), tuple(self.counts),
             tuple(self.allowed), self.unseen, _VOID_TRIES)
+        self.card_weights = card_weights
+        # The weights as C reads them: seat * 52 + card.
+        self._packed_weights = (None if card_weights is None else
+                                array("d", (w for row in card_weights for w in row)))
 
     def sample(self, rng: random.Random) -> list[int]:
         """Every seat's unplayed cards in one deal consistent with the view."""
         if _fast is not None:
             return _fast.sample(rng.getrandbits(64), *self._fast_arguments)
         return self.sample_python(rng)
+
+    def sample_weighted(self, rng: random.Random, choices: int) -> list[int]:
+        """One of ``choices`` deals drawn as by :meth:`sample`, chosen in proportion to
+        how likely the sampler's ``card_weights`` find it (the product over the hidden
+        hands' cards of each card's weight).
+
+        In C when the accelerator is there; the deals and the choice are then those of
+        :meth:`sample_weighted_python`, and ``rng`` is left in the same state.
+        """
+        if self._packed_weights is None:
+            raise ValueError("sample_weighted needs a sampler made with card_weights")
+        if _fast is None:
+            return self.sample_weighted_python(rng, choices)
+        seeds = [rng.getrandbits(64) for _ in range(choices)]
+        return _fast.sample_weighted(seeds, *self._fast_arguments, self._packed_weights,
+                                     rng.random())
+
+    def sample_weighted_python(self, rng: random.Random, choices: int) -> list[int]:
+        """:meth:`sample_weighted` in Python: the reference for the C version."""
+        if self.card_weights is None:
+            raise ValueError("sample_weighted needs a sampler made with card_weights")
+        deals = [self.sample(rng) for _ in range(choices)]
+        logs = []
+        for deal in deals:
+            total = 0.0
+            for seat in self.hidden:
+                row, hand = self.card_weights[seat], deal[seat]
+                while hand:
+                    low = hand & -hand
+                    hand ^= low
+                    total += row[low.bit_length() - 1]
+            logs.append(total)
+        top = max(logs)
+        return rng.choices(deals, [math.exp(log - top) for log in logs])[0]
 
     def sample_fitting(self, rng: random.Random, fits: Callable[[int, int], bool],
                        tries: int = _FIT_TRIES, until: float | None = None) -> list[int]:

@@ -53,7 +53,7 @@ from blackout.bots.playout import (
     next_turn,
     play_out,
 )
-from blackout.bots.sampling import Sampler
+from blackout.bots.sampling import CardWeights, Sampler
 from blackout.core.actions import Action, BidAction
 from blackout.core.game import playable
 from blackout.core.scoring import hand_points, made_bid
@@ -179,11 +179,6 @@ def _add(stats: Stats, outcome: Outcome, seat: int) -> None:
 Fits = Callable[[int, int], bool]
 #: Deals a search draws when a ``fits`` test has to pick them.
 POOL_DEALS = 64
-
-
-#: ``card_weights[seat][card]``: the log of how much likelier than uniform a model finds
-#: it that ``seat`` holds ``card`` (see :mod:`blackout.bots.inference`).
-CardWeights = list[list[float]]
 #: Deals drawn for each one a search uses when ``card_weights`` choose among them.
 WEIGHED_CHOICES = 4
 
@@ -194,10 +189,11 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
     a pool of :data:`POOL_DEALS` deals that pass it, drawn once and used in turn (such a
     deal is slow to find, so it is reused rather than drawn for every iteration; 16, 128
     and 256 were measured too, see bench/RESULTS.md).  A ``timed`` search spends at most
-    half its time on the pool."""
-    sampler, rng = Sampler(view), search.rng
+    half its time on the pool.  Without ``fits`` but with ``card_weights``, each deal is
+    one of :data:`WEIGHED_CHOICES` fresh ones, chosen by the weights."""
+    sampler, rng = Sampler(view, card_weights), search.rng
     if fits is None and card_weights is not None:
-        return partial(_weighed_deal, sampler, rng, card_weights, sampler.hidden)
+        return partial(sampler.sample_weighted, rng, WEIGHED_CHOICES)
     if fits is None:
         return lambda: sampler.sample(rng)
     pool: list[list[int]] = []
@@ -207,25 +203,6 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
         pool.append(sampler.sample_fitting(rng, fits, until=enough if timed else None))
     in_turn = itertools.cycle(pool)
     return lambda: list(next(in_turn))  # a copy: a search uses its deal up
-
-
-def _weighed_deal(sampler: Sampler, rng: random.Random, card_weights: CardWeights,
-                  hidden: list[int]) -> list[int]:
-    """One of :data:`WEIGHED_CHOICES` uniform deals, chosen in proportion to how likely
-    ``card_weights`` find it (the product over the hidden hands' cards)."""
-    deals = [sampler.sample(rng) for _ in range(WEIGHED_CHOICES)]
-    logs = []
-    for deal in deals:
-        total = 0.0
-        for seat in hidden:
-            row, hand = card_weights[seat], deal[seat]
-            while hand:
-                low = hand & -hand
-                hand ^= low
-                total += row[low.bit_length() - 1]
-        logs.append(total)
-    top = max(logs)
-    return rng.choices(deals, [math.exp(log - top) for log in logs])[0]
 
 
 def _run(iterate: Callable[[list[int]], None], deal: Callable[[], list[int]],
