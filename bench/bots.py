@@ -206,7 +206,10 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
         assert theirs == ours, (theirs, ours)
         start = time.perf_counter()
         if seat in experts:
-            move = our_action_to_os(experts[seat].choose(game.view(seat)))
+            bot = experts[seat]
+            chosen = (bot.choose_seeing_all(game.view(seat), game)  # ``--variant cheat``
+                      if hasattr(bot, "choose_seeing_all") else bot.choose(game.view(seat)))
+            move = our_action_to_os(chosen)
             times["expert"].append(time.perf_counter() - start)
         else:
             move = ismcts[seat].step(os_game, state, game.view(seat))
@@ -330,7 +333,8 @@ def main() -> int:
                              "the seed's series, to pool runs on other deals)")
     parser.add_argument("--variant", metavar="module:NAME",
                         help="play a module's ExpertBot (on PYTHONPATH) instead of the "
-                             "shipped expert")
+                             "shipped expert; 'cheat': the shipped expert shown every "
+                             "hand (a ceiling for what inference can give)")
     parser.add_argument("--uct-c", type=float, default=5.0)
     parser.add_argument("--final-policy", default="MAX_VISIT_COUNT",
                         choices=["MAX_VISIT_COUNT", "MAX_VALUE", "NORMALIZED_VISIT_COUNT"])
