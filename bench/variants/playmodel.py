@@ -3,9 +3,9 @@
 ``card_features`` describes each legal card of a hand in a trick (rank, trump, whether
 it takes the trick so far, highest or lowest of the legal cards, top of its suit among
 the cards not yet played, each against whether the player still needs tricks); the
-chance of playing a card is a softmax of ``COEFFICIENTS`` over those features
-(a conditional logit, fitted by ``fit`` on recorded plays).  ``Plays(view)`` holds the
-public side of every card a hidden seat has played this hand, and
+chance of playing a card is a softmax of ``COEFFICIENTS`` over those features (a
+conditional logit, fitted by ``fit_plays.py`` to the expert's self-play).
+``Plays(view)`` holds the public side of every card a hidden seat has played this hand, and
 ``Plays.log_likelihood(deal)`` is the log chance of those plays with the deal's hands
 (each seat's hand at a play: its cards left in the deal and those it played from then
 on)."""
