@@ -24,13 +24,19 @@ def _normal_cdf(x: float) -> float:
     return 0.5 * (1 + math.erf(x / math.sqrt(2)))
 
 
+def rounded_normal_chance(bid: int, mean: float, spread: float, cards: int) -> float:
+    """The chance of ``bid`` when the bid is a normal around ``mean`` rounded to the
+    nearest whole number of tricks, censored at 0 and at ``cards``."""
+    low = 0.0 if bid == 0 else _normal_cdf((bid - 0.5 - mean) / spread)
+    high = 1.0 if bid >= cards else _normal_cdf((bid + 0.5 - mean) / spread)
+    return high - low
+
+
 def bid_log_likelihood(bid: int, estimate: float, cards: int,
                        line: tuple[float, float, float] = (SLOPE, SHIFT, SPREAD)) -> float:
     slope, shift, spread = line
-    mean = slope * estimate + shift
-    low = 0.0 if bid == 0 else _normal_cdf((bid - 0.5 - mean) / spread)
-    high = 1.0 if bid >= cards else _normal_cdf((bid + 0.5 - mean) / spread)
-    return math.log(max(high - low, 1e-12))
+    chance = rounded_normal_chance(bid, slope * estimate + shift, spread, cards)
+    return math.log(max(chance, 1e-12))
 
 
 class BidSampler(Sampler):
@@ -52,12 +58,7 @@ class BidSampler(Sampler):
         for deal in deals:
             total = 0.0
             if self.use_cards and self.card_weights is not None:
-                for seat in self.hidden:
-                    row, hand = self.card_weights[seat], deal[seat]
-                    while hand:
-                        low = hand & -hand
-                        hand ^= low
-                        total += row[low.bit_length() - 1]
+                total = self.card_log_weight(deal)
             for seat, bid, played in self.bidders:
                 estimate = estimate_tricks(deal[seat] | played, self.trump, self.players)
                 total += bid_log_likelihood(bid, estimate, self.cards_dealt, self.line)

@@ -12,9 +12,10 @@ is not used.  A decision's deals are a pool of ``POOL`` such deals used in turn.
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
+
+from bidlik import rounded_normal_chance
 
 from blackout.bots import expert, tree
 from blackout.bots.playout import estimate_tricks
@@ -46,15 +47,9 @@ def features(hand: int, trump: int, players: int, first: bool, last: bool) -> li
             voids * has_trump, singletons * has_trump, float(last), float(first)]
 
 
-def _cdf(x: float) -> float:
-    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
-
-
 def bid_chance(bid: int, row: list[float], cards: int) -> float:
     mean = sum(w * x for w, x in zip(COEFFICIENTS, row, strict=True))
-    low = 0.0 if bid == 0 else _cdf((bid - 0.5 - mean) / SPREAD)
-    high = 1.0 if bid >= cards else _cdf((bid + 0.5 - mean) / SPREAD)
-    return high - low
+    return rounded_normal_chance(bid, mean, SPREAD, cards)
 
 
 class BidEvidence:

@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from blackout.bots.playout import _shed_key
 from blackout.core.actions import Bid
-from blackout.core.game import beats, playable
+from blackout.core.game import beats, playable, trick_winner_position
 from blackout.core.view import View
 
 FULL = (1 << 52) - 1
@@ -32,10 +33,6 @@ COEFFICIENTS = [1.3845, 0.6435, -2.357, 0.2417, -2.8466, 4.1843, 0.4012, -0.3986
                 0.7363, -0.5365, -0.2677, 0.0568, 0.4018, 2.5714, 0.1177, -0.1357, 0.5404]
 
 
-def _key(card: int, trump: int) -> int:
-    return card % 13 + (13 if card // 13 == trump else 0)
-
-
 def card_features(hand: int, trick: Sequence[int], trump: int, need: int, last: bool,
                   unplayed: int) -> tuple[list[int], list[list[float]]]:
     """The legal cards of ``hand`` in ``trick`` and each one's features."""
@@ -45,15 +42,10 @@ def card_features(hand: int, trick: Sequence[int], trump: int, need: int, last: 
         low = legal & -legal
         legal ^= low
         cards.append(low.bit_length() - 1)
-    keys = [_key(c, trump) for c in cards]
+    keys = [_shed_key(c, trump) for c in cards]
     high, low_key = max(keys), min(keys)
     leading = not trick
-    best = -1
-    if trick:
-        best = trick[0]
-        for card in trick[1:]:
-            if beats(card, best, trump):
-                best = card
+    best = trick[trick_winner_position(trick, trump)] if trick else -1
     wants = 1.0 if need > 0 else 0.0
     done = 1.0 - wants
     others = unplayed & ~hand
@@ -109,11 +101,7 @@ class Plays:
                                        position == n - 1, unplayed))
                 unplayed &= ~(1 << card)
             if len(cards) == n:
-                best = 0
-                for position in range(1, n):
-                    if beats(cards[position], cards[best], trump):
-                        best = position
-                won[(leader + best) % n] += 1
+                won[(leader + trick_winner_position(cards, trump)) % n] += 1
 
     def log_likelihood(self, hands: Sequence[int], weights: Sequence[float] = COEFFICIENTS
                        ) -> float:

@@ -95,18 +95,22 @@ class Sampler:
         if self.card_weights is None:
             raise ValueError("sample_weighted needs a sampler made with card_weights")
         deals = [self.sample(rng) for _ in range(choices)]
-        logs = []
-        for deal in deals:
-            total = 0.0
-            for seat in self.hidden:
-                row, hand = self.card_weights[seat], deal[seat]
-                while hand:
-                    low = hand & -hand
-                    hand ^= low
-                    total += row[low.bit_length() - 1]
-            logs.append(total)
+        logs = [self.card_log_weight(deal) for deal in deals]
         top = max(logs)
         return rng.choices(deals, [math.exp(log - top) for log in logs])[0]
+
+    def card_log_weight(self, deal: list[int]) -> float:
+        """The sum of ``card_weights`` over the hidden hands' cards of ``deal`` (seats in
+        the sampler's order, cards upwards: the order the C version adds them in)."""
+        assert self.card_weights is not None
+        total = 0.0
+        for seat in self.hidden:
+            row, hand = self.card_weights[seat], deal[seat]
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                total += row[low.bit_length() - 1]
+        return total
 
     def sample_fitting(self, rng: random.Random, fits: Callable[[int, int], bool],
                        tries: int = _FIT_TRIES, until: float | None = None) -> list[int]:
