@@ -23,8 +23,8 @@ iteration compares at equal time; the result then depends on the machine.
 
 Variants: ``cheat`` (the shipped expert shown every hand: what perfect information
 is worth to this search), ``basic``, ``expert`` (a sanity check: margin exactly 0),
-``policy`` (the expert with ``others="policy"``), ``infer`` (deals weighted by the
-learnt card model), ``endgame:K`` (the expert solving
+``policy`` (the expert with ``others="policy"``), ``noinf`` (the expert without the
+learnt bid and play models, ``inference=False``), ``endgame:K`` (the expert solving
 the last K tricks of every play-out exactly), or
 ``module:NAME``, a module on ``PYTHONPATH`` with its own ``ExpertBot`` (a modified copy
 of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried).
@@ -82,8 +82,8 @@ def make_bot(kind: str, seed: int, budget: dict[str, Any]) -> Any:
         return ExpertBot(seed=seed, **budget)
     if kind == "cheat":
         return Cheat(seed, budget)
-    if kind == "infer":
-        return ExpertBot(seed=seed, inference=True, **budget)
+    if kind == "noinf":
+        return ExpertBot(seed=seed, inference=False, **budget)
     if kind == "policy":
         return ExpertBot(seed=seed, others="policy", **budget)
     if kind.startswith("endgame:"):

@@ -7,17 +7,15 @@ silently testing the fallback only.
 from __future__ import annotations
 
 import collections
-import math
 import os
 import random
 import statistics
-from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from blackout import VARIANTS, Deal, Game, bots, variant
+from blackout import Deal, Game, bots, variant
 from blackout.bots import basic, expert, playout, sampling
 from blackout.bots.playout import (
     BASIC,
@@ -31,7 +29,6 @@ from blackout.bots.playout import (
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import BIDS
 from blackout.core.cards import SUIT_MASKS, Suit
-from blackout.core.view import View
 
 fast = playout._fast
 
@@ -238,87 +235,3 @@ def test_the_expert_plays_a_whole_game_without_the_accelerator(
         game.apply(action)
 
 
-def _weights_of(view: View) -> list[list[float]]:
-    """The shipped card model's weights for a view, as the expert builds them."""
-    weights = expert.ExpertBot(seed=0)._card_weights(view)
-    assert weights is not None
-    return weights
-
-
-@needs_fast
-@pytest.mark.parametrize("name", list(VARIANTS))
-def test_c_weighted_deals_equal_python_on_every_view(name: str) -> None:
-    # Two games of each preset played by basic bots; at every decision the C choice
-    # keeps the deal the Python reference keeps and leaves the generator as it does.
-    for game_seed in range(2):
-        game = Game.new(variant(name), [f"p{s}" for s in range(4)], seed=game_seed)
-        players = [bots.create("basic", seed=s) for s in range(4)]
-        while not game.is_over:
-            view = game.view(game.to_move)
-            sampler = Sampler(view, _weights_of(view))
-            in_c, in_python = random.Random(len(game.history)), random.Random(len(game.history))
-            for choices in (1, 4, 16):
-                assert (sampler.sample_weighted(in_c, choices)
-                        == sampler.sample_weighted_python(in_python, choices))
-                assert in_c.getstate() == in_python.getstate()
-            game.apply(players[game.to_move].choose(view))
-
-
-def _weighted_in(which: str, sampler: Sampler) -> Callable[[random.Random, int], list[int]]:
-    """The sampler's weighted choice in C or its Python reference (a C test is skipped
-    where the accelerator was not built)."""
-    if which == "c" and fast is None:
-        pytest.skip("the C accelerator was not built")
-    return sampler.sample_weighted if which == "c" else sampler.sample_weighted_python
-
-
-@pytest.mark.parametrize("which", ["c", "python"])
-def test_weighted_deals_keep_every_constraint(which: str) -> None:
-    game, seat = _view_after_a_void()
-    view = game.view(seat)
-    sample = _weighted_in(which, Sampler(view, _weights_of(view)))
-    rng = random.Random(5)
-    for _ in range(300):
-        hands = sample(rng, 4)
-        assert hands[seat] == view.hand
-        assert not hands[1] & SUIT_MASKS[Suit.HEARTS]
-        assert [h.bit_count() for h in hands] == [4, 4, 5, 5]
-        others = hands[0] | hands[1] | hands[3]
-        assert not others & ~view.unseen()  # unseen cards only, no card twice:
-        assert others.bit_count() == 4 + 4 + 5
-
-
-@pytest.mark.parametrize("which", ["c", "python"])
-def test_weighted_deals_are_chosen_in_proportion_to_their_weight(which: str) -> None:
-    # Seat a holding one chosen card makes a deal 9 times as likely.  Among 4 uniform
-    # deals, k of which give a that card, the chosen deal gives it with chance
-    # 9k / (9k + 4 - k); averaged over k ~ Binomial(4, p), p the uniform chance.
-    game, seat = _view_after_a_void()
-    view = game.view(seat)
-    card = next(c for c in range(52) if view.unseen() >> c & 1 and c // 13 != Suit.HEARTS)
-    weights = [[0.0] * 52 for _ in range(4)]
-    weights[0][card] = math.log(9)
-    sampler = Sampler(view, weights)
-    sample = _weighted_in(which, sampler)
-    rng = random.Random(6)
-    uniform = statistics.fmean(sampler.sample(rng)[0] >> card & 1 for _ in range(6000))
-    expected = sum(math.comb(4, k) * uniform**k * (1 - uniform)**(4 - k) * 9 * k / (8 * k + 4)
-                   for k in range(5))
-    draws = 6000
-    held = sum(sample(rng, 4)[0] >> card & 1 for _ in range(draws))
-    error = math.sqrt(expected * (1 - expected) / draws)
-    assert abs(held / draws - expected) < 4 * error + 0.01
-    assert held / draws > 1.5 * uniform  # the weight does pull the card to seat a
-
-
-@needs_fast
-def test_c_weighted_deals_refuse_wrong_arguments() -> None:
-    game, seat = _view_after_a_void()
-    view = game.view(seat)
-    rng = random.Random(7)
-    with pytest.raises(ValueError, match="weights: expected 208 doubles"):
-        Sampler(view, [[0.0] * 52 for _ in range(3)]).sample_weighted(rng, 4)
-    with pytest.raises(ValueError, match="seeds: 1 to 64"):
-        Sampler(view, _weights_of(view)).sample_weighted(rng, 65)
-    with pytest.raises(ValueError, match="needs a sampler made with card_weights"):
-        Sampler(view).sample_weighted(rng, 4)

@@ -1,25 +1,48 @@
-"""The learnt model of who holds which card, and the expert's use of it."""
+"""The learnt bid and play models, the evidence they give about hidden hands, and the
+expert's use of it."""
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from blackout import Game, bots, variant
-from blackout.bots.inference import FEATURES, CardModel, card_features
+from blackout.bots.inference import (
+    BID_FEATURES,
+    BidModel,
+    HandEvidence,
+    Models,
+    PlayModel,
+    bid_is_telling,
+    rounded_normal_chance,
+)
+from blackout.bots.sampling import Sampler
+from blackout.core.actions import Bid
+from blackout.core.view import View
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tools"))
 import train_inference
 
 
-def _views(hands: int, seed: int):
+def _models() -> Models:
+    models = Models.shipped()
+    assert models is not None, "the package's inference.json is missing or stale"
+    return models
+
+
+def _views(hands: int, seed: int, presets: tuple[str, ...] = ("standard", "pbmserv", "nullo")
+           ) -> Iterator[tuple[View, Game]]:
     """Views of the seat to move, with the game (for the true hands), basic bots playing."""
     rng = random.Random(seed)
     player = bots.create("basic")
     for _ in range(hands):
-        rules = variant(rng.choice(["standard", "pbmserv", "nullo"]), schedule=[rng.randint(3, 9)],
+        rules = variant(rng.choice(presets), schedule=[rng.randint(3, 9)],
                         blind_first_hand=False)
         game = Game.new(rules, ["a", "b", "c", "d"], seed=rng.getrandbits(32))
         while not game.is_over:
@@ -27,43 +50,127 @@ def _views(hands: int, seed: int):
             game.apply(player.choose(game.view(game.to_move)))
 
 
-def test_features_cover_exactly_the_cards_a_hidden_seat_may_hold() -> None:
-    for view, game in _views(4, seed=1):
-        rows = card_features(view)
-        voids = view.voids()
-        for (seat, card), row in rows.items():
-            assert seat != view.seat and len(row) == len(FEATURES)
-            assert view.unseen() >> card & 1 and card // 13 not in voids[seat]
-        # Every card a hidden seat really holds is among them.
-        for seat in range(game.n):
-            if seat != view.seat:
-                held = game.hands[seat]
-                assert all((seat, c) in rows for c in range(52) if held >> c & 1)
+def _others(view: View) -> list[int]:
+    return [s for s in range(view.players_count) if s != view.seat]
 
 
-def test_the_shipped_model_predicts_better_than_the_uniform_chance() -> None:
-    model = CardModel.shipped()
-    assert model is not None
-    uniform = learnt = 0.0
-    for view, game in _views(12, seed=2):
-        rows = card_features(view)
-        for (seat, card), ratio in model.log_ratios(view).items():
-            held = game.hands[seat] >> card & 1
-            base = 1 / (1 + math.exp(-rows[seat, card][FEATURES.index("prior_logit")]))
-            p = min(1 - 1e-9, base * math.exp(ratio))
-            learnt -= math.log(p if held else 1 - p)
-            uniform -= math.log(base if held else 1 - base)
-    assert learnt < uniform
+def test_a_rounded_normal_gives_every_bid_a_chance_that_adds_up_to_one() -> None:
+    for cards in (1, 7, 13):
+        for mean in (-2.0, 0.3, 3.5, cards + 2.0):
+            total = sum(rounded_normal_chance(bid, mean, 0.7, cards) for bid in range(cards + 1))
+            assert math.isclose(total, 1.0)
 
 
-def test_the_expert_with_the_model_plays_legal_repeatable_moves() -> None:
-    for view, _ in _views(1, seed=3):
+def test_the_models_refuse_the_wrong_number_of_weights() -> None:
+    with pytest.raises(ValueError, match="bid model"):
+        BidModel((1.0,), (0.0, 0.0))
+    with pytest.raises(ValueError, match="play model"):
+        PlayModel((1.0, 2.0))
+
+
+def test_a_keeping_chance_is_between_zero_and_one_and_only_for_hidden_bidders() -> None:
+    models = _models()
+    rng = random.Random(1)
+    for view, _ in _views(6, seed=1):
+        evidence = HandEvidence(view, _others(view), models)
+        assert view.seat not in evidence.bids
+        for seat in evidence.bids:
+            assert isinstance(view.bids[seat], Bid) and view.hands[seat] is None
+            for _ in range(3):
+                hand = Sampler(view).sample(rng)[seat]
+                assert 0.0 <= evidence.bid_chance(seat, hand) <= 1.0 + 1e-9
+
+
+def test_no_bid_evidence_where_the_bid_was_made_without_seeing_the_trump_or_the_cards(
+        ) -> None:
+    player = bots.create("basic")
+    potomac = Game.new(variant("potomac"), ["a", "b", "c", "d"], seed=3)
+    while potomac.phase != "play":  # trump is named after the bids
+        potomac.apply(player.choose(potomac.view(potomac.to_move)))
+    view = potomac.view(potomac.to_move)
+    assert not bid_is_telling(view)
+    assert not HandEvidence(view, _others(view), _models()).bids
+    blind = Game.new(variant("pbmserv"), ["a", "b", "c", "d"], seed=3)
+    blind.apply(player.choose(blind.view(blind.to_move)))
+    assert not bid_is_telling(blind.view(blind.to_move))  # its blind first hand
+    standard = Game.new(variant("standard"), ["a", "b", "c", "d"], seed=3)
+    assert bid_is_telling(standard.view(standard.to_move))
+
+
+def test_the_real_hands_explain_the_bids_better_than_random_deals() -> None:
+    # The mean log chance the bid model gives each bid with the bidder's real hand is
+    # higher than with the hands of uniform deals of the same view.
+    models = _models()
+    rng = random.Random(2)
+    real, uniform = [], []
+    for view, game in _views(30, seed=2):
+        if view.phase != "play" or view.tricks or view.trick:
+            continue
+        evidence = HandEvidence(view, _others(view), models)
+        sampler = Sampler(view)
+        for seat in evidence.bids:
+            real.append(math.log(max(1e-12, evidence.bid_chance(seat, game.hands[seat]))))
+            uniform.append(math.log(max(1e-12, evidence.bid_chance(
+                seat, sampler.sample(rng)[seat]))))
+    assert len(real) > 50
+    assert statistics.fmean(real) > statistics.fmean(uniform) + 0.3
+
+
+def test_the_real_hands_explain_the_plays_better_than_random_deals() -> None:
+    models = _models()
+    rng = random.Random(3)
+    real, uniform = [], []
+    for view, game in _views(20, seed=3):
+        if view.phase != "play" or len(view.tricks) < 2:
+            continue
+        evidence = HandEvidence(view, _others(view), models)
+        if not evidence.plays:
+            continue
+        hands = [game.hands[s] for s in range(view.players_count)]
+        real.append(evidence.play_log_likelihood(hands))
+        uniform.append(evidence.play_log_likelihood(Sampler(view).sample(rng)))
+    assert len(real) > 30
+    assert statistics.fmean(real) > statistics.fmean(uniform)
+
+
+def test_fitting_deals_keep_a_hand_with_the_chance_the_test_gives_it() -> None:
+    # A test that keeps a hand holding one card with chance 1/4 (every other hand
+    # always) makes that card a quarter as likely, odds-wise, in the first seat dealt.
+    game = Game.new(variant("standard", schedule=[5]), ["a", "b", "c", "d"], seed=8)
+    view = game.view(game.to_move)
+    sampler = Sampler(view)
+    first = sampler.hidden[0]
+    card = next(c for c in range(52) if view.unseen() >> c & 1)
+    rng = random.Random(9)
+    draws = 4000
+    base = statistics.fmean(sampler.sample(rng)[first] >> card & 1 for _ in range(draws))
+    kept = statistics.fmean(sampler.sample_fitting(
+        rng, lambda seat, hand: 0.25 if seat == first and hand >> card & 1 else 1.0,
+    )[first] >> card & 1 for _ in range(draws))
+    expected = 0.25 * base / (0.25 * base + 1 - base)
+    assert abs(kept - expected) < 4 * math.sqrt(expected * (1 - expected) / draws) + 0.01
+
+
+def test_the_expert_with_the_models_plays_legal_repeatable_moves() -> None:
+    seen = 0
+    for view, _ in _views(2, seed=4):
         if len(view.legal_actions) < 2:
             continue
         first = bots.create("expert", seed=4, iterations=6, inference=True).choose(view)
         again = bots.create("expert", seed=4, iterations=6, inference=True).choose(view)
         assert first in view.legal_actions and first == again
+        seen += 1
+    assert seen > 5
+
+
+def test_the_shipped_models_name_their_features() -> None:
+    models = _models()
+    assert len(models.bid.coefficients) == len(BID_FEATURES)
+    # A hand's own estimate of its tricks says more than anything else about its bid.
+    assert models.bid.coefficients[BID_FEATURES.index("estimate")] > 0.3
 
 
 def test_training_data_is_reproducible_from_the_seed() -> None:
-    assert train_inference.play_hand(0, 5, 2, 0.5) == train_inference.play_hand(0, 5, 2, 0.5)
+    bids, plays = train_inference.play_hand(0, 5, 2)
+    assert (bids, plays) == train_inference.play_hand(0, 5, 2)
+    assert plays

@@ -1,127 +1,260 @@
-"""Train the hidden-card model of :mod:`blackout.bots.inference` from self-play.
+"""Train the bid and play models of :mod:`blackout.bots.inference` from self-play.
 
-Plays single hands of every preset (random hand sizes and table sizes) with the
-``expert`` bot in every seat (a small fixed budget, ``others="policy"``), takes a view of
-the seat to move at random decisions, and records, for every (hidden seat, unseen card)
-pair of that view, the features and whether the seat really held the card.  Then fits
-a logistic regression by Newton's method (numpy, at training time only) on 80% of the
-hands and reports the log loss on the other 20% against the uniform chance.  The
-same ``--seed`` gives the same hands, rows and weights::
+Plays single hands of every preset (random table and hand sizes) with the ``expert`` bot
+in every seat (``--iterations`` a candidate, ``others="policy"``, its own models off so
+the data do not depend on the models being trained), and records every bid the bid model
+covers (:func:`~blackout.bots.inference.bid_is_telling`, plain bids) with the features of
+the bidder's hand, and every card played from two or more legal ones with the features
+of each legal card.  Then fits, on four hands in five:
 
-    nice -n 15 .venv/bin/python tools/train_inference.py --hands 1500 --seed 1 \\
+* the bid model by maximum likelihood (scipy's BFGS);
+* the play model, a conditional logit, by L-BFGS with an L2 penalty of |w|^2 / 2;
+
+and reports each one's log loss on the other hands against a simpler model (the bid: a
+line in the hand estimate alone; the play: a uniform choice among the legal cards).
+Besides the presets, OpenSpiel's ``oh_hell`` rules are played (:data:`OPTIONS`), so every
+scoring the bid model names has its own data.  The same ``--seed`` gives the same hands,
+data and weights; the hands are shared between ``--processes`` (each hand is seeded by
+its number, so the count does not change them); ``--data`` keeps the records to refit
+from::
+
+    nice -n 15 .venv/bin/python tools/train_inference.py --hands 2000 --seed 1 \\
         --out src/blackout/bots/inference.json
+
+numpy and scipy are needed here only (``pip install -e '.[train]'``), not at run time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
-
-import numpy as np
+from multiprocessing import Pool
+from typing import Any
 
 from blackout import Game, bots, variant
-from blackout.bots.inference import FEATURES, card_features
+from blackout.bots.inference import (
+    BID_FEATURES,
+    PLAY_FEATURES,
+    SPREAD_FEATURES,
+    bid_features,
+    bid_is_telling,
+    play_features,
+    tricks_wanted,
+)
+from blackout.core.actions import Bid, Play
+from blackout.core.rules import Rules
 
 PRESETS = ("standard", "pbmserv", "nullo", "potomac", "partnership")
+#: Tables besides the presets' own rules: OpenSpiel's ``oh_hell`` (tricks plus ten for
+#: an exact bid, the hook), so every scoring the bid model names is played.
+OPTIONS: dict[str, dict[str, Any]] = {
+    "oh_hell": {"scoring": "tricks_plus_ten", "hook": True, "last_hand_no_trump": False},
+}
+
+#: One bid: (features, bid, hand size); one card choice: (each legal card's features,
+#: the index of the one played).
+BidRow = tuple[list[float], int, int]
+PlayRow = tuple[list[list[float]], int]
 
 
-def _rules_and_players(rng: random.Random):
-    preset = PRESETS[rng.randrange(len(PRESETS))]
-    if preset == "partnership":
-        rules = variant(preset, max_hands=1)
-    else:
-        base = variant(preset)
-        players = rng.randint(base.min_players, min(base.max_players, 6))
-        rules = variant(preset, schedule=[rng.randint(2, min(13, 52 // players - 1))],
-                        blind_first_hand=False)
-        return rules, players
-    return rules, 4
+def _rules_and_players(rng: random.Random) -> tuple[Rules, int]:
+    tables = PRESETS + tuple(OPTIONS)
+    table = tables[rng.randrange(len(tables))]
+    if table == "partnership":
+        return variant(table, max_hands=1), 4
+    preset, options = ("standard", OPTIONS[table]) if table in OPTIONS else (table, {})
+    base = variant(preset)
+    players = rng.randint(base.min_players, min(base.max_players, 6))
+    rules = variant(preset, schedule=[rng.randint(2, min(13, 52 // players - 1))],
+                    blind_first_hand=False, **options)
+    return rules, players
 
 
-def play_hand(index: int, seed: int, iterations: int, share: float
-              ) -> tuple[list[list[float]], list[int]]:
-    """One self-play hand; the feature rows and labels of its sampled views."""
+def play_hand(index: int, seed: int, iterations: int) -> tuple[list[BidRow], list[PlayRow]]:
+    """One self-play hand: its bids and card choices, as the models read them."""
     rng = random.Random(f"train-inference:{seed}:{index}")
     rules, players = _rules_and_players(rng)
     game = Game.new(rules, [f"p{s}" for s in range(players)], seed=rng.getrandbits(32))
     seats = [bots.create("expert", seed=rng.getrandbits(32), iterations=iterations,
-                         others="policy") for _ in range(players)]
-    rows: list[list[float]] = []
-    labels: list[int] = []
+                         others="policy", inference=False) for _ in range(players)]
+    bids: list[BidRow] = []
+    plays: list[PlayRow] = []
     while not game.is_over:
         seat = game.to_move
         view = game.view(seat)
-        if game.phase in ("bid", "play") and rng.random() < share:
-            for (other, card), row in card_features(view).items():
-                rows.append(row)
-                labels.append(game.hands[other] >> card & 1)
-        game.apply(seats[seat].choose(view))
-    return rows, labels
+        action = seats[seat].choose(view)
+        if isinstance(action, Bid) and bid_is_telling(view) and view.trump_decided:
+            order = view.bidding_order
+            trump = -1 if view.trump is None else int(view.trump)
+            position = order.index(seat)
+            row = bid_features(view.hand, trump, players, position == 0,
+                               position == len(order) - 1, rules)
+            bids.append((row, action.tricks, view.cards_dealt))
+        elif isinstance(action, Play):
+            trump = -1 if view.trump is None else int(view.trump)
+            wanted = tricks_wanted(view.bids[seat], view.cards_dealt) or 0
+            trick = [card for _, card in view.trick]
+            cards, rows = play_features(view.hand, trick, trump,
+                                        wanted - view.tricks_won[seat],
+                                        len(trick) == players - 1,
+                                        ((1 << 52) - 1) & ~view.played)
+            if len(cards) > 1:
+                plays.append((rows, cards.index(action.card)))
+        game.apply(action)
+    return bids, plays
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 25) -> np.ndarray:
-    """Logistic regression by Newton's method with a small L2 penalty."""
-    w = np.zeros(x.shape[1])
-    w[1] = 1.0  # start from the uniform chance (the prior logit)
-    for _ in range(steps):
-        p = 1 / (1 + np.exp(-(x @ w)))
-        gradient = x.T @ (p - y) + l2 * w
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(w))
-        step = np.linalg.solve(hessian, gradient)
-        w -= step
-        if np.abs(step).max() < 1e-6:
-            break
-    return w
+def _play_hand(job: tuple[int, int, int]) -> tuple[list[BidRow], list[PlayRow]]:
+    return play_hand(*job)
 
 
-def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
-    p = np.clip(1 / (1 + np.exp(-(x @ w))), 1e-9, 1 - 1e-9)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+_SPREAD_COLUMNS = [BID_FEATURES.index(name) for name in SPREAD_FEATURES]
 
 
-def main() -> int:
+def bid_loss(theta: Any, x: Any, y: Any, cards: Any) -> float:
+    """Mean negative log chance of the bids ``y`` (rows ``x``, hand sizes ``cards``)
+    under the bid model ``theta`` (coefficients, then the spread's)."""
+    import numpy as np
+    from scipy.stats import norm
+
+    width = x.shape[1]
+    mean = x @ theta[:width]
+    spread = np.exp(x[:, _SPREAD_COLUMNS] @ theta[width:])
+    low = np.where(y <= 0, 0.0, norm.cdf((y - 0.5 - mean) / spread))
+    high = np.where(y >= cards, 1.0, norm.cdf((y + 0.5 - mean) / spread))
+    return float(-np.mean(np.log(np.maximum(high - low, 1e-12))))
+
+
+def fit_bids(train: list[BidRow], test: list[BidRow]) -> dict[str, Any]:
+    import numpy as np
+    from scipy.optimize import minimize
+
+    def arrays(rows: list[BidRow]) -> tuple[Any, Any, Any]:
+        return (np.array([r for r, _, _ in rows], dtype=float),
+                np.array([b for _, b, _ in rows], dtype=float),
+                np.array([c for _, _, c in rows], dtype=float))
+
+    x, y, cards = arrays(train)
+    xt, yt, ct = arrays(test)
+    width = len(BID_FEATURES)
+    start = np.zeros(width + len(SPREAD_FEATURES))
+    start[BID_FEATURES.index("estimate")] = 1.0
+    theta = minimize(bid_loss, start, args=(x, y, cards), method="BFGS").x
+    # For comparison: a line in the hand estimate alone, one spread for every table.
+    alone = np.zeros(width + len(SPREAD_FEATURES))
+    on = [0, 1, width]
+    alone[on] = minimize(lambda t: bid_loss(_placed(t, on, width), x, y, cards),
+                         np.array([0.0, 1.0, 0.0]), method="BFGS").x
+    return {
+        "features": list(BID_FEATURES),
+        "coefficients": [round(float(v), 5) for v in theta[:width]],
+        "spread_features": list(SPREAD_FEATURES),
+        "spread": [round(float(v), 5) for v in theta[width:]],
+        "bids": len(train), "test_bids": len(test),
+        "test_log_loss": round(bid_loss(theta, xt, yt, ct), 4),
+        "test_log_loss_estimate_alone": round(bid_loss(alone, xt, yt, ct), 4),
+    }
+
+
+def _placed(values: Any, at: list[int], width: int) -> Any:
+    """A full parameter vector with ``values`` at ``at`` and zeros elsewhere."""
+    import numpy as np
+
+    theta = np.zeros(width + len(SPREAD_FEATURES))
+    theta[at] = values
+    return theta
+
+
+def _pack(found: list[PlayRow]) -> tuple[Any, Any, Any]:
+    import numpy as np
+
+    width = max(len(rows) for rows, _ in found)
+    x = np.zeros((len(found), width, len(PLAY_FEATURES)))
+    mask = np.full((len(found), width), -1e9)
+    for i, (rows, _) in enumerate(found):
+        x[i, :len(rows)] = rows
+        mask[i, :len(rows)] = 0.0
+    return x, mask, np.array([chosen for _, chosen in found])
+
+
+def play_loss(w: Any, x: Any, mask: Any, y: Any) -> tuple[float, Any]:
+    """Summed negative log chance of the chosen cards, and its gradient."""
+    import numpy as np
+
+    scores = x @ w + mask
+    top = scores.max(1, keepdims=True)
+    exp = np.exp(scores - top)
+    total = exp.sum(1, keepdims=True)
+    rows = np.arange(len(y))
+    log_chance = scores[rows, y] - top[:, 0] - np.log(total[:, 0])
+    gradient = x[rows, y] - ((exp / total)[:, :, None] * x).sum(1)
+    return float(-log_chance.sum()), -gradient.sum(0)
+
+
+def fit_plays(train: list[PlayRow], test: list[PlayRow]) -> dict[str, Any]:
+    import numpy as np
+    from scipy.optimize import minimize
+
+    def penalised(w: Any, *data: Any) -> tuple[float, Any]:
+        value, gradient = play_loss(w, *data)
+        return value + 0.5 * float(w @ w), gradient + w
+
+    data, held_out = _pack(train), _pack(test)
+    w = minimize(penalised, np.zeros(len(PLAY_FEATURES)), args=data, jac=True,
+                 method="L-BFGS-B").x
+    return {
+        "features": list(PLAY_FEATURES),
+        "weights": [round(float(v), 5) for v in w],
+        "choices": len(train), "test_choices": len(test),
+        "test_log_loss": round(play_loss(w, *held_out)[0] / len(test), 4),
+        "test_log_loss_uniform": round(float(np.log((held_out[1] == 0).sum(1)).mean()), 4),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=1500)
+    parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--iterations", type=int, default=8,
-                        help="the self-play expert's simulations per candidate (default 8)")
-    parser.add_argument("--share", type=float, default=0.25,
-                        help="share of decisions whose view is recorded (default 0.25)")
-    parser.add_argument("--out", help="write the model here (JSON)")
-    args = parser.parse_args()
+    parser.add_argument("--iterations", type=int, default=60,
+                        help="the self-play expert's simulations a candidate")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--out", help="write the models here (default: print them)")
+    parser.add_argument("--data", help="keep the self-play records in this JSON file: "
+                        "read them from it if it exists (to refit without replaying)")
+    args = parser.parse_args(argv)
     started = time.monotonic()
-    train: tuple[list[list[float]], list[int]] = ([], [])
-    test: tuple[list[list[float]], list[int]] = ([], [])
-    for index in range(args.hands):
-        rows, labels = play_hand(index, args.seed, args.iterations, args.share)
-        part = test if index % 5 == 4 else train
-        part[0].extend(rows)
-        part[1].extend(labels)
-        if index % 100 == 99:
-            print(f"{index + 1} hands, {len(train[1]) + len(test[1])} rows, "
-                  f"{time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-    x, y = np.array(train[0]), np.array(train[1], dtype=float)
-    xt, yt = np.array(test[0]), np.array(test[1], dtype=float)
-    w = fit(x, y)
-    prior = np.zeros(len(FEATURES))
-    prior[1] = 1.0
-    report = {
-        "features": list(FEATURES),
-        "weights": [round(float(v), 6) for v in w],
-        "trained_on": {"hands": args.hands, "seed": args.seed, "iterations": args.iterations,
-                       "share": args.share, "rows": len(y), "test_rows": len(yt)},
-        "test_log_loss": {"model": round(log_loss(xt, yt, w), 5),
-                          "uniform": round(log_loss(xt, yt, prior), 5)},
+    if args.data and os.path.exists(args.data):
+        with open(args.data) as records:
+            hands = json.load(records)
+    else:
+        jobs = [(index, args.seed, args.iterations) for index in range(args.hands)]
+        with Pool(args.processes) as pool:
+            hands = pool.map(_play_hand, jobs, chunksize=8)
+        if args.data:
+            with open(args.data, "w") as records:
+                json.dump(hands, records)
+    train = [hand for index, hand in enumerate(hands) if index % 5]
+    test = [hand for index, hand in enumerate(hands) if index % 5 == 0]
+    models = {
+        "bid": fit_bids([b for bids, _ in train for b in bids],
+                        [b for bids, _ in test for b in bids]),
+        "play": fit_plays([p for _, plays in train for p in plays],
+                          [p for _, plays in test for p in plays]),
+        "trained_on": {"hands": args.hands, "seed": args.seed, "iterations": args.iterations},
         "seconds": round(time.monotonic() - started),
     }
-    text = json.dumps(report, indent=1)
+    text = json.dumps(models, indent=1)
     if args.out:
         with open(args.out, "w") as out:
             out.write(text + "\n")
-    print(text)
+    print(text if not args.out else json.dumps({k: {n: v for n, v in m.items()
+                                                    if "loss" in n or n in ("bids", "choices")}
+                                                for k, m in models.items()
+                                                if k in ("bid", "play")}))
     return 0
 
 

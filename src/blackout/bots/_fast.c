@@ -2,8 +2,8 @@
  * basic bot's bid estimate.
  *
  * This is an optional accelerator.  Each function does exactly what its Python twin does
- * (play_out, basic_card and estimate_tricks in playout.py, Sampler.sample and
- * Sampler.sample_weighted in sampling.py, basic.py's bid estimate, the replay of a basic
+ * (play_out, basic_card and estimate_tricks in playout.py, Sampler.sample in
+ * sampling.py, basic.py's bid estimate, the replay of a basic
  * bot's cards in expert.py's _BasicEvidence), card for card; tests/test_bots_fast.py
  * plays both on thousands of deals and compares.  draw() only draws random hands.  The
  * Python modules use it when it was built and fall back to their own code when not.
@@ -808,79 +808,6 @@ static PyObject *py_sample(PyObject *self, PyObject *args)
     return masks_to_list(hands, sm.players);
 }
 
-PyDoc_STRVAR(sample_weighted_doc,
-             "sample_weighted(seeds, known, hidden, counts, allowed, unseen, void_tries,\n"
-             "                weights, uniform) -> list\n\n"
-             "One deal per seed, one of them chosen in proportion to exp(the sum of\n"
-             "weights[seat * 52 + card] over the hidden hands' cards), as\n"
-             "random.choices does with uniform as its random(); see\n"
-             "blackout.bots.sampling.Sampler.sample_weighted.");
-
-#define MAX_CHOICES 64
-
-static PyObject *py_sample_weighted(PyObject *self, PyObject *args)
-{
-    unsigned long long unseen;
-    PyObject *seeds_seq, *known_seq, *hidden_seq, *counts_seq, *allowed_seq;
-    int void_tries;
-    Py_buffer weights;
-    double uniform;
-    if (!PyArg_ParseTuple(args, "OOOOOKiy*d", &seeds_seq, &known_seq, &hidden_seq,
-                          &counts_seq, &allowed_seq, &unseen, &void_tries, &weights,
-                          &uniform))
-        return NULL;
-    PyObject *result = NULL;
-    Sampler sm;
-    uint64_t seeds[MAX_CHOICES], deals[MAX_CHOICES][MAX_PLAYERS];
-    double cumulative[MAX_CHOICES];
-    int choices = 0;
-    if (read_sampler(&sm, known_seq, hidden_seq, counts_seq, allowed_seq, unseen) < 0)
-        goto done;
-    if (weights.len != (Py_ssize_t)(sm.players * 52 * sizeof(double))) {
-        PyErr_Format(PyExc_ValueError, "weights: expected %d doubles", sm.players * 52);
-        goto done;
-    }
-    PyObject *fast = PySequence_Fast(seeds_seq, "seeds");
-    if (!fast)
-        goto done;
-    choices = (int)PySequence_Fast_GET_SIZE(fast);
-    for (int i = 0; i < choices && i < MAX_CHOICES; i++)
-        seeds[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-    Py_DECREF(fast);
-    if (PyErr_Occurred())
-        goto done;
-    if (choices < 1 || choices > MAX_CHOICES) {
-        PyErr_Format(PyExc_ValueError, "seeds: 1 to %d of them", MAX_CHOICES);
-        goto done;
-    }
-    const double *table = weights.buf;
-    double logs[MAX_CHOICES], top = -INFINITY;
-    for (int i = 0; i < choices; i++) {
-        deal(&sm, seeds[i], void_tries, deals[i]);
-        double total = 0.0; /* summed in Python's order: seats as hidden, cards upwards */
-        for (int h = 0; h < sm.hidden_count; h++) {
-            int seat = sm.hidden[h], cards[52], n = cards_of(deals[i][seat], cards);
-            for (int k = 0; k < n; k++)
-                total += table[seat * 52 + cards[k]];
-        }
-        logs[i] = total;
-        if (total > top)
-            top = total;
-    }
-    double sum = 0.0;
-    for (int i = 0; i < choices; i++)
-        cumulative[i] = sum += exp(logs[i] - top);
-    /* random.choices: bisect_right(cumulative, uniform * total, 0, choices - 1) */
-    double x = uniform * cumulative[choices - 1];
-    int chosen = 0;
-    while (chosen < choices - 1 && !(x < cumulative[chosen]))
-        chosen++;
-    result = masks_to_list(deals[chosen], sm.players);
-done:
-    PyBuffer_Release(&weights);
-    return result;
-}
-
 PyDoc_STRVAR(bid_distribution_doc,
              "bid_distribution(hand, unseen, cards, players, leads_first, trump) -> list\n\n"
              "basic.py's tricks_distribution(trick_chances(...)) for one hand.");
@@ -992,7 +919,6 @@ static PyMethodDef methods[] = {
     {"trick_winner_position", py_trick_winner_position, METH_VARARGS, winner_doc},
     {"estimate_tricks", py_estimate_tricks, METH_VARARGS, estimate_doc},
     {"sample", py_sample, METH_VARARGS, sample_doc},
-    {"sample_weighted", py_sample_weighted, METH_VARARGS, sample_weighted_doc},
     {"draw", py_draw, METH_VARARGS, draw_doc},
     {"replays_basic", py_replays_basic, METH_VARARGS, replays_doc},
     {"bid_distribution", py_bid_distribution, METH_VARARGS, bid_distribution_doc},

@@ -51,21 +51,6 @@ def sample(
 ) -> list[int]:
     """Every seat's unplayed cards in one deal of the hidden cards (see sampling.Sampler)."""
 
-def sample_weighted(
-    seeds: Sequence[int],
-    known: Sequence[int],
-    hidden: Sequence[int],
-    counts: Sequence[int],
-    allowed: Sequence[int],
-    unseen: int,
-    void_tries: int,
-    weights: ReadableBuffer,
-    uniform: float,
-    /,
-) -> list[int]:
-    """One deal per seed, one chosen by the packed float64 ``weights`` (seat * 52 + card)
-    as ``random.choices`` does with ``uniform`` (see sampling.Sampler.sample_weighted)."""
-
 def draw(seed: int, cards: int, want: int, count: int, /) -> list[int]:
     """``count`` hands of ``want`` cards each, drawn at random from the mask ``cards``."""
 

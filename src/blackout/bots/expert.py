@@ -2,9 +2,10 @@
 
 Every decision is searched by :mod:`blackout.bots.tree`: the cards the bot cannot see
 are dealt many times over (:class:`~blackout.bots.sampling.Sampler`: void suits
-respected, otherwise uniform; each deal then chosen among four in proportion to how
-likely the learnt model of :mod:`blackout.bots.inference` finds it, given the bids and
-cards so far, unless ``inference=False``), the seat's own later cards
+respected; unless ``inference=False``, each hidden hand is kept with the chance the
+learnt bid model of :mod:`blackout.bots.inference` gives its owner's bid, and the deals
+searched are drawn from a pool of such deals in proportion to the chance, by the learnt
+play model, of every card the others have played), the seat's own later cards
 and the others' answers are searched in a tree, the rest of the hand is played out
 with the fast policy of :mod:`blackout.bots.playout` (its last ``endgame`` tricks solved
 exactly, if asked), and each outcome is scored with
@@ -73,7 +74,7 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
 from blackout.bots.basic import bid_for
-from blackout.bots.inference import CardModel
+from blackout.bots.inference import HandEvidence, Models
 from blackout.bots.playout import (
     BASIC,
     EVERY_TRICK,
@@ -89,6 +90,7 @@ from blackout.bots.tree import (
     EXPLORATION,
     RIVALRY,
     Fits,
+    PlayLikelihood,
     Start,
     Stats,
     search_before_play,
@@ -124,8 +126,8 @@ PREDICTED_RIVALRY = 0.5
 #: seen, instead of played out by the policy (individual scoring; measured in
 #: bench/RESULTS.md, "Eighth session").
 ENDGAME = 0
-#: Whether sampled deals are weighted by the learnt model of who holds which card
-#: (:mod:`blackout.bots.inference`; measured in bench/RESULTS.md, "Eighth session").
+#: Whether sampled deals are chosen by the learnt models of bids and card play
+#: (:mod:`blackout.bots.inference`; measured in bench/RESULTS.md, "Twelfth session").
 INFERENCE = True
 #: Bids and cards (with a choice of two or more) a player must have been seen to make
 #: as the basic bot would have with its cards, and none otherwise, before ``auto``
@@ -253,23 +255,22 @@ class ExpertBot:
         # whole decision fits in ``think``.
         deadline = time.monotonic() + self.think * (1 - _RESERVE_SHARE) - _RESERVE_SECONDS
         models = self._models(view)
-        fits = _bids_test(view, models)
+        fits, plays = self._evidence(view, models)
         rivalry = self.rivalry
         if rivalry is None:
             rivalry = PREDICTED_RIVALRY if BASIC in models else RIVALRY
-        weights = self._card_weights(view) if fits is None else None
         jobs: list[tuple[Any, ...]]
         if view.phase == "play":
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
-                     rivalry, models, fits, self.endgame, weights)
+                     rivalry, models, fits, self.endgame, plays)
                     for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
                      share, self.exploration, rivalry, models, fits, self.endgame,
-                     weights)
+                     plays)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):
@@ -282,15 +283,22 @@ class ExpertBot:
         best = max(range(len(candidates)), key=lambda i: (totals[i].visits, totals[i].value))
         return _Verdict(candidates[best], dict(zip(candidates, totals, strict=True)))
 
-    def _card_weights(self, view: View) -> list[list[float]] | None:
-        """The learnt model's weights of who holds each unseen card, when the bot uses it."""
-        model = CardModel.shipped() if self.inference else None
-        if model is None:
-            return None
-        table = [[0.0] * 52 for _ in range(view.players_count)]
-        for (seat, card), ratio in model.log_ratios(view).items():
-            table[seat][card] = ratio
-        return table
+    def _evidence(self, view: View, models: tuple[int, ...]
+                  ) -> tuple[Fits | None, PlayLikelihood | None]:
+        """What the others' bids and cards say about their hands: a seat taken for a
+        basic bot must have bid and played as it would have; every other hidden seat's
+        hand is judged by the learnt models, when the bot uses them."""
+        basic = _bids_test(view, models)
+        shipped = Models.shipped() if self.inference else None
+        learnt = None
+        if shipped is not None:
+            policy = [s for s in range(view.players_count) if models[s] == POLICY]
+            learnt = HandEvidence(view, policy, shipped)
+        fits: Fits | None = None
+        if basic is not None or (learnt is not None and learnt.bids):
+            fits = _EveryFit(basic, learnt)
+        plays = learnt.play_log_likelihood if learnt is not None and learnt.plays else None
+        return fits, plays
 
     def _models(self, view: View) -> tuple[int, ...]:
         """How the search expects each seat to play."""
@@ -481,13 +489,27 @@ def _judgeable(view: View) -> bool:
     return not (blind or view.rules.trump == "declarer" or view.rules.teams)
 
 
-def _bids_test(view: View, models: tuple[int, ...]) -> Fits | None:
+def _bids_test(view: View, models: tuple[int, ...]) -> _BasicEvidence | None:
     """For seats taken for basic bots: a test that a sampled deal gives each a hand it
     would have made its bid and played its cards with (``None``: nothing to test)."""
     if BASIC not in models or not _judgeable(view):
         return None
     evidence = _BasicEvidence(view, models)
     return evidence if evidence.bids else None
+
+
+class _EveryFit:
+    """``fits`` for every hidden seat: the basic bot's replay for a seat taken for one,
+    the learnt bid model's chance for the others."""
+
+    def __init__(self, basic: _BasicEvidence | None, learnt: HandEvidence | None) -> None:
+        self.basic = basic
+        self.learnt = learnt
+
+    def __call__(self, seat: int, hand: int) -> float:
+        if self.basic is not None and seat in self.basic.bids:
+            return float(self.basic(seat, hand))
+        return 1.0 if self.learnt is None else self.learnt.bid_chance(seat, hand)
 
 
 class _BasicEvidence:

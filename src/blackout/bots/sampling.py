@@ -1,15 +1,13 @@
 """Guessing the hidden hands: deals consistent with everything a seat has seen.
 
 A :class:`Sampler` is built from a :class:`~blackout.core.view.View` alone.  Each
-sample gives every seat whose hand the view hides as many unseen cards as it still
-holds, never a card of a suit it has shown void in, and is otherwise uniform: the bids
-are not used to guess who holds what.  (Until the fourth session deals were weighted
-by how well each hand's estimated worth fitted its owner's bid; against OpenSpiel's
-ISMCTS, as shipped, that cost 0.8 points a hand, see bench/RESULTS.md.)
+:meth:`~Sampler.sample` gives every seat whose hand the view hides as many unseen cards
+as it still holds, never a card of a suit it has shown void in, and is otherwise
+uniform.
 
-A sampler given ``card_weights`` (a model's log-odds of who holds each card, see
-:mod:`blackout.bots.inference`) can also draw a few such deals and keep one in
-proportion to how likely the model finds it (:meth:`Sampler.sample_weighted`).
+:meth:`Sampler.sample_fitting` deals the hidden seats one by one, each hand kept with
+a chance a caller's test gives it: what a seat's bid and cards say about its hand (see
+:mod:`blackout.bots.inference` and :mod:`blackout.bots.expert`).
 
 With the C accelerator (see :mod:`blackout.bots.playout`) the deals are drawn in C from a
 seed taken from the caller's generator: the same seed gives the same deals on every
@@ -18,17 +16,15 @@ build with the accelerator, and other (equally valid) deals on one without.
 
 from __future__ import annotations
 
-import math
 import random
 import time
-from array import array
 from collections.abc import Callable, Iterable
 
 from blackout.bots.playout import SUIT_MASKS, _fast
 from blackout.core.cards import cards_in
 from blackout.core.view import View
 
-__all__ = ["CardWeights", "Sampler"]
+__all__ = ["Fits", "Sampler"]
 
 # Deals drawn to satisfy the void constraints before giving up on them.
 _VOID_TRIES = 50
@@ -38,15 +34,17 @@ _VOID_TRIES = 50
 _FIT_TRIES = 40 if _fast is None else 200
 
 
-#: ``card_weights[seat][card]``: the log of how much likelier than uniform a model finds
-#: it that ``seat`` holds ``card``.
-CardWeights = list[list[float]]
+#: ``fits(seat, hand)``: the chance (0 to 1; ``True`` and ``False`` will do) to keep
+#: ``hand`` (unplayed cards) for the hidden ``seat``, by what the searching seat knows
+#: beyond the cards: that seat's bid and play, as a model of the player would have
+#: chosen them with that hand.
+Fits = Callable[[int, int], float]
 
 
 class Sampler:
     """Deals of the hidden cards of one view (see the module docstring)."""
 
-    def __init__(self, view: View, card_weights: CardWeights | None = None) -> None:
+    def __init__(self, view: View) -> None:
         n = view.players_count
         self.players = n
         played = view.played_by()
@@ -63,10 +61,6 @@ class Sampler:
         self._fast_arguments = (
             tuple(h or 0 for h in self.known), tuple(self.hidden), tuple(self.counts),
             tuple(self.allowed), self.unseen, _VOID_TRIES)
-        self.card_weights = card_weights
-        # The weights as C reads them: seat * 52 + card.
-        self._packed_weights = (None if card_weights is None else
-                                array("d", (w for row in card_weights for w in row)))
 
     def sample(self, rng: random.Random) -> list[int]:
         """Every seat's unplayed cards in one deal consistent with the view."""
@@ -74,51 +68,13 @@ class Sampler:
             return _fast.sample(rng.getrandbits(64), *self._fast_arguments)
         return self.sample_python(rng)
 
-    def sample_weighted(self, rng: random.Random, choices: int) -> list[int]:
-        """One of ``choices`` deals drawn as by :meth:`sample`, chosen in proportion to
-        how likely the sampler's ``card_weights`` find it (the product over the hidden
-        hands' cards of each card's weight).
-
-        In C when the accelerator is there; the deals and the choice are then those of
-        :meth:`sample_weighted_python`, and ``rng`` is left in the same state.
-        """
-        if self._packed_weights is None:
-            raise ValueError("sample_weighted needs a sampler made with card_weights")
-        if _fast is None:
-            return self.sample_weighted_python(rng, choices)
-        seeds = [rng.getrandbits(64) for _ in range(choices)]
-        return _fast.sample_weighted(seeds, *self._fast_arguments, self._packed_weights,
-                                     rng.random())
-
-    def sample_weighted_python(self, rng: random.Random, choices: int) -> list[int]:
-        """:meth:`sample_weighted` in Python: the reference for the C version."""
-        if self.card_weights is None:
-            raise ValueError("sample_weighted needs a sampler made with card_weights")
-        deals = [self.sample(rng) for _ in range(choices)]
-        logs = [self.card_log_weight(deal) for deal in deals]
-        top = max(logs)
-        return rng.choices(deals, [math.exp(log - top) for log in logs])[0]
-
-    def card_log_weight(self, deal: list[int]) -> float:
-        """The sum of ``card_weights`` over the hidden hands' cards of ``deal`` (seats in
-        the sampler's order, cards upwards: the order the C version adds them in)."""
-        assert self.card_weights is not None
-        total = 0.0
-        for seat in self.hidden:
-            row, hand = self.card_weights[seat], deal[seat]
-            while hand:
-                low = hand & -hand
-                hand ^= low
-                total += row[low.bit_length() - 1]
-        return total
-
-    def sample_fitting(self, rng: random.Random, fits: Callable[[int, int], bool],
-                       tries: int = _FIT_TRIES, until: float | None = None) -> list[int]:
+    def sample_fitting(self, rng: random.Random, fits: Fits, tries: int = _FIT_TRIES,
+                       until: float | None = None) -> list[int]:
         """A deal in which every hidden seat's hand passes ``fits(seat, hand)``: the
-        seats are dealt one by one, each redrawn from the cards left until it passes
-        (at most ``tries`` times, else the deal starts again; after as many fresh
-        starts as for the voids, or once the monotonic clock passes ``until``, the
-        first whole deal is kept).
+        seats are dealt one by one, each redrawn from the cards left until one is kept
+        (with the chance ``fits`` gives it; at most ``tries`` times, else the deal starts
+        again; after as many fresh starts as for the voids, or once the monotonic clock
+        passes ``until``, the first whole deal is kept).
 
         This is not exactly the deal drawn at random among those where every seat
         passes (a seat's draw ignores what it leaves the seats after it), but it needs
@@ -135,7 +91,9 @@ class Sampler:
                 if cards.bit_count() < want or (until is not None and time.monotonic() > until):
                     break
                 for hand in _draws(rng, cards, want, tries):
-                    if fits(seat, hand):
+                    chance = fits(seat, hand)
+                    # No draw for a sure answer: a yes-or-no test uses no randomness.
+                    if chance >= 1 or (chance > 0 and rng.random() < chance):
                         break
                 else:
                     every_seat_fits = False

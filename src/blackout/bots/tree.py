@@ -5,7 +5,8 @@ positions one seat cannot tell apart are those that differ only in the hidden ha
 and a tree keyed by the moves made since the decision is a tree of what the seat knows
 (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012).  Each iteration deals
 the hidden cards anew (:class:`~blackout.bots.sampling.Sampler`: voids respected,
-otherwise uniform), walks down the tree choosing among the cards that deal allows
+otherwise uniform, or from a pool of deals that explain the others' bids and cards, see
+:func:`_deals`), walks down the tree choosing among the cards that deal allows
 by UCB, adds one node, plays the rest of the hand out with the fast policy of
 :mod:`blackout.bots.playout` and scores it with the table's
 :func:`~blackout.core.scoring.hand_points`.  Every seat chooses for itself in the tree,
@@ -40,7 +41,6 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 
 from blackout.bots.playout import (
     BASIC,
@@ -53,13 +53,16 @@ from blackout.bots.playout import (
     next_turn,
     play_out,
 )
-from blackout.bots.sampling import CardWeights, Sampler
+from blackout.bots.sampling import Fits, Sampler
 from blackout.core.actions import Action, BidAction
 from blackout.core.game import playable
 from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import View
 
-__all__ = ["EXPLORATION", "RIVALRY", "Start", "Stats", "search_before_play", "search_play"]
+__all__ = [
+    "EXPLORATION", "RIVALRY", "Fits", "PlayLikelihood", "Start", "Stats", "search_before_play",
+    "search_play",
+]
 
 #: How much a point scored by a rival (on average) counts against one's own, by default:
 #: above 0, a seat whose score is settled still prefers the outcome that costs its
@@ -113,13 +116,13 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 iterations: int | None, exploration: float = EXPLORATION,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
                 fits: Fits | None = None, endgame: int = 0,
-                card_weights: CardWeights | None = None) -> list[Stats]:
+                plays: PlayLikelihood | None = None) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
     each seat is expected to play (see :class:`_Search`); the last ``endgame`` tricks
     of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`);
-    ``card_weights`` weight the sampled deals (see :func:`_deals`)."""
+    ``fits`` and ``plays`` choose the sampled deals (see :func:`_deals`)."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
@@ -132,7 +135,7 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
         card, outcome = line.iterate(hands)
         _add(stats[card], outcome, seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None, card_weights),
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None, plays),
          deadline, iterations)
     return [stats[card] for card in cards]
 
@@ -141,7 +144,7 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        deadline: float, iterations: int | None,
                        exploration: float = EXPLORATION, rivalry: float = RIVALRY,
                        models: Sequence[int] | None = None, fits: Fits | None = None,
-                       endgame: int = 0, card_weights: CardWeights | None = None,
+                       endgame: int = 0, plays: PlayLikelihood | None = None,
                        ) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
@@ -160,7 +163,7 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
         _card, outcome = line.iterate(hands)
         _add(stats[index], outcome, seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None, card_weights),
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None, plays),
          deadline, iterations)
     return stats
 
@@ -173,34 +176,39 @@ def _add(stats: Stats, outcome: Outcome, seat: int) -> None:
     stats.made += outcome.made[seat]
 
 
-#: ``fits(seat, hand)``: whether a seat's sampled hand agrees with what the searching
-#: seat knows beyond the cards: that seat's bid and cards, as a model of the player
-#: would have chosen them with that hand.
-Fits = Callable[[int, int], bool]
-#: Deals a search draws when a ``fits`` test has to pick them.
-POOL_DEALS = 64
-#: Deals drawn for each one a search uses when ``card_weights`` choose among them.
-WEIGHED_CHOICES = 4
+#: ``plays(deal)``: the log chance of the cards the hidden seats have played so far, had
+#: they held the deal's hands (see :mod:`blackout.bots.inference`).
+PlayLikelihood = Callable[[list[int]], float]
+#: Deals a search draws when ``fits`` or ``plays`` choose them.
+POOL_DEALS = 128
 
 
 def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
-           timed: bool, card_weights: CardWeights | None = None) -> Callable[[], list[int]]:
-    """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``,
-    a pool of :data:`POOL_DEALS` deals that pass it, drawn once and used in turn (such a
-    deal is slow to find, so it is reused rather than drawn for every iteration; 16, 128
-    and 256 were measured too, see bench/RESULTS.md).  A ``timed`` search spends at most
-    half its time on the pool.  Without ``fits`` but with ``card_weights``, each deal is
-    one of :data:`WEIGHED_CHOICES` fresh ones, chosen by the weights."""
-    sampler, rng = Sampler(view, card_weights), search.rng
-    if fits is None and card_weights is not None:
-        return partial(sampler.sample_weighted, rng, WEIGHED_CHOICES)
-    if fits is None:
+           timed: bool, plays: PlayLikelihood | None = None) -> Callable[[], list[int]]:
+    """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``
+    or ``plays``, a pool of :data:`POOL_DEALS` deals drawn once and used in turn (such a
+    deal is slow to find or to weigh, so it is reused rather than drawn for every
+    iteration; for ``fits`` alone 16, 64, 128 and 256 were measured, see
+    bench/RESULTS.md).  Each deal of the pool passes ``fits``
+    (:meth:`~blackout.bots.sampling.Sampler.sample_fitting`); with ``plays``, the deals
+    used are then drawn from the pool, with replacement, in proportion to the chance of
+    the others' plays.  A ``timed`` search spends at most half its time on the pool."""
+    sampler, rng = Sampler(view), search.rng
+    if fits is None and plays is None:
         return lambda: sampler.sample(rng)
     pool: list[list[int]] = []
+    logs: list[float] = []
     started = time.monotonic()
     enough = started + (deadline - started) / 2
     while len(pool) < POOL_DEALS and not (pool and timed and time.monotonic() > enough):
-        pool.append(sampler.sample_fitting(rng, fits, until=enough if timed else None))
+        deal = (sampler.sample(rng) if fits is None else
+                sampler.sample_fitting(rng, fits, until=enough if timed else None))
+        pool.append(deal)
+        if plays is not None:
+            logs.append(plays(deal))
+    if plays is not None and len(pool) > 1:
+        top = max(logs)
+        pool = rng.choices(pool, [math.exp(log - top) for log in logs], k=len(pool))
     in_turn = itertools.cycle(pool)
     return lambda: list(next(in_turn))  # a copy: a search uses its deal up
 
