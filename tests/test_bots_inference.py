@@ -174,3 +174,19 @@ def test_training_data_is_reproducible_from_the_seed() -> None:
     bids, plays = train_inference.play_hand(0, 5, 2)
     assert (bids, plays) == train_inference.play_hand(0, 5, 2)
     assert plays
+
+
+def test_the_expert_asks_the_models_only_when_it_uses_them() -> None:
+    from blackout.bots.expert import BASIC_POOL, LEARNT_POOL, ExpertBot
+
+    for view, _ in _views(3, seed=5):
+        if view.phase != "play" or len(view.tricks) < 1:
+            continue
+        with_models = ExpertBot(seed=1, iterations=1)
+        fits, plays, pool = with_models._evidence(view, with_models._models(view))
+        assert plays is not None and pool == LEARNT_POOL
+        assert fits is not None  # every other seat has bid
+        without = ExpertBot(seed=1, iterations=1, inference=False)
+        assert without._evidence(view, without._models(view)) == (None, None, BASIC_POOL)
+        return
+    raise AssertionError("no view after a trick")

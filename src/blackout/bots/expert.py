@@ -129,6 +129,11 @@ ENDGAME = 0
 #: Whether sampled deals are chosen by the learnt models of bids and card play
 #: (:mod:`blackout.bots.inference`; measured in bench/RESULTS.md, "Twelfth session").
 INFERENCE = True
+#: Deals drawn for a search's pool (see :func:`blackout.bots.tree.search_play`) when
+#: only the basic bot's replay chooses them (16 to 256 measured, bench/RESULTS.md, "Sixth
+#: session"), and when the learnt models do ("Eleventh" and "Twelfth session").
+BASIC_POOL = 64
+LEARNT_POOL = 128
 #: Bids and cards (with a choice of two or more) a player must have been seen to make
 #: as the basic bot would have with its cards, and none otherwise, before ``auto``
 #: expects it to go on doing so.
@@ -255,7 +260,7 @@ class ExpertBot:
         # whole decision fits in ``think``.
         deadline = time.monotonic() + self.think * (1 - _RESERVE_SHARE) - _RESERVE_SECONDS
         models = self._models(view)
-        fits, plays = self._evidence(view, models)
+        fits, plays, pool = self._evidence(view, models)
         rivalry = self.rivalry
         if rivalry is None:
             rivalry = PREDICTED_RIVALRY if BASIC in models else RIVALRY
@@ -264,13 +269,13 @@ class ExpertBot:
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
-                     rivalry, models, fits, self.endgame, plays)
+                     rivalry, models, fits, self.endgame, plays, pool)
                     for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
                      share, self.exploration, rivalry, models, fits, self.endgame,
-                     plays)
+                     plays, pool)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):
@@ -284,21 +289,22 @@ class ExpertBot:
         return _Verdict(candidates[best], dict(zip(candidates, totals, strict=True)))
 
     def _evidence(self, view: View, models: tuple[int, ...]
-                  ) -> tuple[Fits | None, PlayLikelihood | None]:
-        """What the others' bids and cards say about their hands: a seat taken for a
-        basic bot must have bid and played as it would have; every other hidden seat's
-        hand is judged by the learnt models, when the bot uses them."""
+                  ) -> tuple[Fits | None, PlayLikelihood | None, int]:
+        """What the others' bids and cards say about their hands, and the size of the
+        pool of deals to draw: a seat taken for a basic bot must have bid and played as
+        it would have; every other hidden seat's hand is judged by the learnt models,
+        when the bot uses them."""
         basic = _bids_test(view, models)
         shipped = Models.shipped() if self.inference else None
         learnt = None
         if shipped is not None:
             policy = [s for s in range(view.players_count) if models[s] == POLICY]
             learnt = HandEvidence(view, policy, shipped)
-        fits: Fits | None = None
-        if basic is not None or (learnt is not None and learnt.bids):
-            fits = _EveryFit(basic, learnt)
-        plays = learnt.play_log_likelihood if learnt is not None and learnt.plays else None
-        return fits, plays
+        if learnt is None or not learnt:
+            return basic, None, BASIC_POOL
+        fits = _EveryFit(basic, learnt) if basic is not None or learnt.bids else None
+        plays = learnt.play_log_likelihood if learnt.plays else None
+        return fits, plays, LEARNT_POOL
 
     def _models(self, view: View) -> tuple[int, ...]:
         """How the search expects each seat to play."""

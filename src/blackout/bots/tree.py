@@ -73,6 +73,12 @@ RIVALRY = 0.0
 #: it suits every scoring (pbmserv's points, Potomac's penalties, tricks + 10).
 EXPLORATION = 0.7
 
+#: ``plays(deal)``: the log chance of the cards the hidden seats have played so far, had
+#: they held the deal's hands (see :mod:`blackout.bots.inference`).
+PlayLikelihood = Callable[[list[int]], float]
+#: Deals a search draws by default when ``fits`` or ``plays`` choose them.
+POOL_DEALS = 64
+
 
 @dataclass(slots=True)
 class Stats:
@@ -116,13 +122,13 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 iterations: int | None, exploration: float = EXPLORATION,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
                 fits: Fits | None = None, endgame: int = 0,
-                plays: PlayLikelihood | None = None) -> list[Stats]:
+                plays: PlayLikelihood | None = None, pool: int = POOL_DEALS) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
     each seat is expected to play (see :class:`_Search`); the last ``endgame`` tricks
     of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`);
-    ``fits`` and ``plays`` choose the sampled deals (see :func:`_deals`)."""
+    ``fits`` and ``plays`` choose the sampled deals from a ``pool`` (see :func:`_deals`)."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
@@ -135,7 +141,7 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
         card, outcome = line.iterate(hands)
         _add(stats[card], outcome, seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None, plays),
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None, plays, pool),
          deadline, iterations)
     return [stats[card] for card in cards]
 
@@ -145,7 +151,7 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        exploration: float = EXPLORATION, rivalry: float = RIVALRY,
                        models: Sequence[int] | None = None, fits: Fits | None = None,
                        endgame: int = 0, plays: PlayLikelihood | None = None,
-                       ) -> list[Stats]:
+                       pool: int = POOL_DEALS) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
@@ -163,7 +169,7 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
         _card, outcome = line.iterate(hands)
         _add(stats[index], outcome, seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None, plays),
+    _run(iterate, _deals(view, search, fits, deadline, iterations is None, plays, pool),
          deadline, iterations)
     return stats
 
@@ -176,20 +182,14 @@ def _add(stats: Stats, outcome: Outcome, seat: int) -> None:
     stats.made += outcome.made[seat]
 
 
-#: ``plays(deal)``: the log chance of the cards the hidden seats have played so far, had
-#: they held the deal's hands (see :mod:`blackout.bots.inference`).
-PlayLikelihood = Callable[[list[int]], float]
-#: Deals a search draws when ``fits`` or ``plays`` choose them.
-POOL_DEALS = 128
-
-
 def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
-           timed: bool, plays: PlayLikelihood | None = None) -> Callable[[], list[int]]:
+           timed: bool, plays: PlayLikelihood | None = None, pool_size: int = POOL_DEALS,
+           ) -> Callable[[], list[int]]:
     """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``
-    or ``plays``, a pool of :data:`POOL_DEALS` deals drawn once and used in turn (such a
+    or ``plays``, a pool of ``pool_size`` deals drawn once and used in turn (such a
     deal is slow to find or to weigh, so it is reused rather than drawn for every
-    iteration; for ``fits`` alone 16, 64, 128 and 256 were measured, see
-    bench/RESULTS.md).  Each deal of the pool passes ``fits``
+    iteration; see bench/RESULTS.md for the sizes measured).  Each deal of the pool
+    passes ``fits``
     (:meth:`~blackout.bots.sampling.Sampler.sample_fitting`); with ``plays``, the deals
     used are then drawn from the pool, with replacement, in proportion to the chance of
     the others' plays.  A ``timed`` search spends at most half its time on the pool."""
@@ -200,7 +200,7 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
     logs: list[float] = []
     started = time.monotonic()
     enough = started + (deadline - started) / 2
-    while len(pool) < POOL_DEALS and not (pool and timed and time.monotonic() > enough):
+    while len(pool) < pool_size and not (pool and timed and time.monotonic() > enough):
         deal = (sampler.sample(rng) if fits is None else
                 sampler.sample_fitting(rng, fits, until=enough if timed else None))
         pool.append(deal)
