@@ -2,9 +2,10 @@
 
 For every bid of the first game of each deal in ``bench/bots.py`` records, after at least
 one earlier bid (the first bidder has no bid to learn from), the position is rebuilt in
-our engine and each version named (``expert``, the shipped bot, another of ``ab.py``'s variants such as
-``noinf``, or ``module:NAME``, a module of ``bench/variants/`` on ``PYTHONPATH``) bids at ``--iterations``; a judge, the
-shipped expert shown every hand at ``--judge`` iterations, values every bid it searches and
+our engine and each version named (``expert``, the shipped bot, another of ``ab.py``'s
+variants such as ``noinf``, or ``module:NAME``, a module of ``bench/variants/`` on
+``PYTHONPATH``) bids at ``--iterations``; a judge, the shipped expert shown every hand
+at ``--judge`` iterations, values every bid it searches and
 each version's choice.  A version's *regret* at a position is the judge's value of its
 best bid less its value of the version's bid: the points (as the search would play the
 hand, knowing the cards) the version's bid gives away.  The judge's values carry its own
