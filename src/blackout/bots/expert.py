@@ -74,7 +74,7 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
 from blackout.bots.basic import bid_for
-from blackout.bots.inference import HandEvidence, Models
+from blackout.bots.inference import HandEvidence, Models, bid_is_telling
 from blackout.bots.playout import (
     BASIC,
     EVERY_TRICK,
@@ -491,8 +491,7 @@ class _Watch:
 def _judgeable(view: View) -> bool:
     """Whether the basic bot's bid can be told from the bidder's cards alone: not in a
     blind hand, nor when trump is named after the bidding, nor in partnership."""
-    blind = view.blind or (view.rules.blind_first_hand and view.hand_number == 1)
-    return not (blind or view.rules.trump == "declarer" or view.rules.teams)
+    return bid_is_telling(view) and not view.rules.teams
 
 
 def _bids_test(view: View, models: tuple[int, ...]) -> _BasicEvidence | None:

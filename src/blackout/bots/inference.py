@@ -37,6 +37,7 @@ from importlib import resources
 
 from blackout.bots.playout import _shed_key, estimate_tricks
 from blackout.core.actions import Bid, Board, Nil
+from blackout.core.cards import SUIT_MASKS
 from blackout.core.game import beats, playable, trick_winner_position
 from blackout.core.rules import Rules
 from blackout.core.view import View
@@ -186,7 +187,7 @@ def play_features(hand: int, trick: Sequence[int], trump: int, need: int, last: 
         is_trump = 1.0 if suit == trump else 0.0
         wins = 1.0 if trick and beats(card, best, trump) else 0.0
         following = bool(trick) and suit == trick[0] // 13
-        higher = others & (_SUIT << (13 * suit)) & ~((2 << card) - 1)
+        higher = others & SUIT_MASKS[suit] & ~((2 << card) - 1)
         top = 0.0 if higher else 1.0
         rows.append([
             r, is_trump, r * leading, is_trump * leading, wins, wins * wants,
