@@ -24,6 +24,7 @@ from blackout import (
     IllegalAction,
     Play,
     Suit,
+    View,
     variant,
 )
 from blackout.core.cards import CARDS, cards_in
@@ -81,6 +82,7 @@ class Observed:
             view = game.view(seat)
             assert view.legal_actions == tuple(game.legal_actions(seat))
             assert view.played_by() == played_by
+            check_plays_made(view, played_by)
             for other in range(game.n):
                 shown = view.hands[other]
                 if view.blind:
@@ -88,6 +90,30 @@ class Observed:
                     assert shown == (None if other == seat else game.hands[other])
                 else:
                     assert shown == (game.hands[seat] if other == seat else None)
+
+
+def check_plays_made(view: View, played_by: list[int]) -> None:
+    """``view.plays_made()`` lists every card played, in order, each with the trick so
+    far, the tricks its seat had taken and the cards not yet played."""
+    tricks = [(t.leader, t.cards, t.winner) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.trick[0][0], tuple(c for _, c in view.trick), -1))
+    expected = []
+    for number, (leader, cards, _winner) in enumerate(tricks):
+        for position, card in enumerate(cards):
+            seat = (leader + position) % len(view.players)
+            won = sum(1 for t in view.tricks[:number] if t.winner == seat)
+            expected.append((seat, card, cards[:position], won, position == len(view.players) - 1))
+    made = view.plays_made()
+    assert [(m.seat, m.card, m.trick, m.won, m.last) for m in made] == expected
+    seen = 0
+    for m in made:
+        assert m.unplayed == ((1 << 52) - 1) & ~seen
+        seen |= 1 << m.card
+    by_seat = [0] * len(view.players)
+    for m in made:
+        by_seat[m.seat] |= 1 << m.card
+    assert by_seat == played_by
 
 
 def follow_suit(hand: int, trick: Sequence[tuple[int, int]]) -> list[int]:

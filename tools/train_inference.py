@@ -55,9 +55,13 @@ OPTIONS: dict[str, dict[str, Any]] = {
     "oh_hell": {"scoring": "tricks_plus_ten", "hook": True, "last_hand_no_trump": False},
 }
 
-#: One bid: (features, bid, hand size); one card choice: (each legal card's features,
-#: the index of the one played).
+#: One bid: (features, bid, hand size).  One card choice as the player saw it: (hand,
+#: trick so far, trump or -1, tricks still wanted, last to play, cards unplayed, the card
+#: played), so a refit from kept records computes the features anew.
 BidRow = tuple[list[float], int, int]
+PlayRecord = tuple[int, list[int], int, int, bool, int, int]
+#: One card choice as the model reads it: (each legal card's features, the index of the
+#: one played).
 PlayRow = tuple[list[list[float]], int]
 
 
@@ -74,15 +78,17 @@ def _rules_and_players(rng: random.Random) -> tuple[Rules, int]:
     return rules, players
 
 
-def play_hand(index: int, seed: int, iterations: int) -> tuple[list[BidRow], list[PlayRow]]:
-    """One self-play hand: its bids and card choices, as the models read them."""
+def play_hand(index: int, seed: int, iterations: int
+              ) -> tuple[list[BidRow], list[PlayRecord]]:
+    """One self-play hand: its bids, as the bid model reads them, and its choices of a
+    card among two or more."""
     rng = random.Random(f"train-inference:{seed}:{index}")
     rules, players = _rules_and_players(rng)
     game = Game.new(rules, [f"p{s}" for s in range(players)], seed=rng.getrandbits(32))
     seats = [bots.create("expert", seed=rng.getrandbits(32), iterations=iterations,
                          others="policy", inference=False) for _ in range(players)]
     bids: list[BidRow] = []
-    plays: list[PlayRow] = []
+    plays: list[PlayRecord] = []
     while not game.is_over:
         seat = game.to_move
         view = game.view(seat)
@@ -97,18 +103,16 @@ def play_hand(index: int, seed: int, iterations: int) -> tuple[list[BidRow], lis
         elif isinstance(action, Play):
             trump = -1 if view.trump is None else int(view.trump)
             wanted = tricks_wanted(view.bids[seat], view.cards_dealt) or 0
-            trick = [card for _, card in view.trick]
-            cards, rows = play_features(view.hand, trick, trump,
-                                        wanted - view.tricks_won[seat],
-                                        len(trick) == players - 1,
-                                        ((1 << 52) - 1) & ~view.played)
-            if len(cards) > 1:
-                plays.append((rows, cards.index(action.card)))
+            if len(view.legal_actions) > 1:
+                trick = [int(card) for _, card in view.trick]
+                plays.append((view.hand, trick, trump, wanted - view.tricks_won[seat],
+                              len(trick) == players - 1, ((1 << 52) - 1) & ~view.played,
+                              int(action.card)))
         game.apply(action)
     return bids, plays
 
 
-def _play_hand(job: tuple[int, int, int]) -> tuple[list[BidRow], list[PlayRow]]:
+def _play_hand(job: tuple[int, int, int]) -> tuple[list[BidRow], list[PlayRecord]]:
     return play_hand(*job)
 
 
@@ -195,9 +199,20 @@ def play_loss(w: Any, x: Any, mask: Any, y: Any) -> tuple[float, Any]:
     return float(-log_chance.sum()), -gradient.sum(0)
 
 
-def fit_plays(train: list[PlayRow], test: list[PlayRow]) -> dict[str, Any]:
+def play_row(record: PlayRecord) -> PlayRow:
+    """A card choice as the play model reads it."""
+    hand, trick, trump, need, last, unplayed, card = record
+    cards, rows = play_features(hand, trick, trump, need, last, unplayed)
+    return rows, cards.index(card)
+
+
+def fit_plays(train_records: list[PlayRecord], test_records: list[PlayRecord]
+              ) -> dict[str, Any]:
     import numpy as np
     from scipy.optimize import minimize
+
+    train = [play_row(r) for r in train_records]
+    test = [play_row(r) for r in test_records]
 
     def penalised(w: Any, *data: Any) -> tuple[float, Any]:
         value, gradient = play_loss(w, *data)

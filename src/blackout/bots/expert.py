@@ -548,24 +548,15 @@ class _BasicEvidence:
             for seat, plays in self.plays.items()}
 
     def _record_plays(self, view: View, played: list[int]) -> None:
-        n = view.players_count
-        unseen = (1 << 52) - 1 if view.turn_up is None else (1 << 52) - 1 & ~(1 << view.turn_up)
-        won = [0] * n
+        turn_up = 0 if view.turn_up is None else 1 << view.turn_up
         still_to_play = list(played)  # each seat's cards played from this point on
-        tricks = [(t.leader, t.cards, t.winner) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.trick[0][0], tuple(c for _, c in view.trick), -1))
-        for leader, cards, winner in tricks:
-            for position, card in enumerate(cards):
-                seat = (leader + position) % n
-                if seat in self.plays:
-                    need = self.bids[seat][2] - won[seat]
-                    self.plays[seat].append(
-                        (still_to_play[seat], unseen, cards[:position], need, card))
-                still_to_play[seat] &= ~(1 << card)
-                unseen &= ~(1 << card)
-            if winner >= 0:
-                won[winner] += 1
+        for made in view.plays_made():
+            seat = made.seat
+            if seat in self.plays:
+                self.plays[seat].append((still_to_play[seat], made.unplayed & ~turn_up,
+                                         made.trick, self.bids[seat][2] - made.won,
+                                         made.card))
+            still_to_play[seat] &= ~(1 << made.card)
 
     def choices(self, seat: int) -> int:
         """How many of the seat's decisions were real choices: its bid and the cards it

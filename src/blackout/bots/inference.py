@@ -43,6 +43,7 @@ from blackout.core.rules import Rules
 from blackout.core.view import View
 
 __all__ = [
+    "ANY_BID",
     "BID_FEATURES",
     "BID_SPREAD_SCALE",
     "PLAY_FEATURES",
@@ -79,7 +80,10 @@ PLAY_FEATURES = (
 #: player's, and a sharper model drew better deals (bench/RESULTS.md, "Twelfth session":
 #: 0.6 chosen on one set of deals and checked on another).
 BID_SPREAD_SCALE = 0.6
-_ALL_CARDS = (1 << 52) - 1
+#: The share of bids taken to say nothing of the hand (a misjudged hand, a gamble, a
+#: player the model does not describe): no hand is ever ruled out by its bid, and the
+#: sampler keeps at least this share of the hands it draws, however unlikely the bid.
+ANY_BID = 0.02
 _SUIT = 0x1FFF
 
 
@@ -280,33 +284,22 @@ class HandEvidence:
                                        position == len(order) - 1)
         self.rules = view.rules
         self.players = view.players_count
-        self.plays = self._plays(view, seats, trump)
+        self.plays = self._plays(view, seats)
         # Late in a hand the same few hands come round again and again.
         self._chances: dict[tuple[int, int], float] = {}
 
     @staticmethod
-    def _plays(view: View, seats: set[int], trump: int
+    def _plays(view: View, seats: set[int]
                ) -> list[tuple[int, int, list[int], int, bool, int]]:
         """Every card ``seats`` played this hand: (seat, card, trick before it, tricks it
         still wanted, last to play, cards unplayed before it)."""
-        n = view.players_count
         wanted = [tricks_wanted(b, view.cards_dealt) for b in view.bids]
-        won = [0] * n
-        unplayed = _ALL_CARDS
         plays = []
-        tricks = [(t.leader, [int(c) for c in t.cards]) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.trick[0][0], [int(c) for _, c in view.trick]))
-        for leader, cards in tricks:
-            for position, card in enumerate(cards):
-                seat = (leader + position) % n
-                want = wanted[seat]
-                if seat in seats and want is not None:
-                    plays.append((seat, card, cards[:position], want - won[seat],
-                                  position == n - 1, unplayed))
-                unplayed &= ~(1 << card)
-            if len(cards) == n:
-                won[(leader + trick_winner_position(cards, trump)) % n] += 1
+        for made in view.plays_made():
+            want = wanted[made.seat]
+            if made.seat in seats and want is not None:
+                plays.append((made.seat, int(made.card), [int(c) for c in made.trick],
+                              want - made.won, made.last, made.unplayed))
         return plays
 
     def __bool__(self) -> bool:
@@ -314,7 +307,8 @@ class HandEvidence:
 
     def bid_chance(self, seat: int, hand: int) -> float:
         """The chance to keep ``hand`` (the seat's unplayed cards) given the seat's bid:
-        the model's chance of the bid over the best chance any hand gives it."""
+        the model's chance of the bid over the best chance any hand gives it, mixed
+        with :data:`ANY_BID` of a bid that says nothing."""
         if seat not in self.bids:
             return 1.0
         chance = self._chances.get((seat, hand))
@@ -322,8 +316,8 @@ class HandEvidence:
             played, bid, best, first, last = self.bids[seat]
             row = bid_features(hand | played, self.trump, self.players, first, last,
                                self.rules)
-            chance = self._chances[seat, hand] = self.bid_model.chance(bid, row,
-                                                                       self.cards) / best
+            model = self.bid_model.chance(bid, row, self.cards) / best
+            chance = self._chances[seat, hand] = ANY_BID + (1 - ANY_BID) * model
         return chance
 
     def play_log_likelihood(self, hands: Sequence[int]) -> float:

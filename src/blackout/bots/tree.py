@@ -141,7 +141,7 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
         card, outcome = line.iterate(hands)
         _add(stats[card], outcome, seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None, plays, pool),
+    _run(iterate, _deals(view, search, fits, deadline, iterations, plays, pool),
          deadline, iterations)
     return [stats[card] for card in cards]
 
@@ -169,7 +169,7 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
         _card, outcome = line.iterate(hands)
         _add(stats[index], outcome, seat)
 
-    _run(iterate, _deals(view, search, fits, deadline, iterations is None, plays, pool),
+    _run(iterate, _deals(view, search, fits, deadline, iterations, plays, pool),
          deadline, iterations)
     return stats
 
@@ -183,8 +183,8 @@ def _add(stats: Stats, outcome: Outcome, seat: int) -> None:
 
 
 def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
-           timed: bool, plays: PlayLikelihood | None = None, pool_size: int = POOL_DEALS,
-           ) -> Callable[[], list[int]]:
+           iterations: int | None, plays: PlayLikelihood | None = None,
+           pool_size: int = POOL_DEALS) -> Callable[[], list[int]]:
     """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``
     or ``plays``, a pool of ``pool_size`` deals drawn once and used in turn (such a
     deal is slow to find or to weigh, so it is reused rather than drawn for every
@@ -192,10 +192,15 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
     passes ``fits``
     (:meth:`~blackout.bots.sampling.Sampler.sample_fitting`); with ``plays``, the deals
     used are then drawn from the pool, with replacement, in proportion to the chance of
-    the others' plays.  A ``timed`` search spends at most half its time on the pool."""
+    the others' plays.  A search of a fixed number of ``iterations`` draws no more deals
+    than it uses; a timed one (``iterations`` None) spends at most half its time on
+    the pool."""
     sampler, rng = Sampler(view), search.rng
     if fits is None and plays is None:
         return lambda: sampler.sample(rng)
+    timed = iterations is None
+    if iterations is not None:
+        pool_size = max(1, min(pool_size, iterations))
     pool: list[list[int]] = []
     logs: list[float] = []
     started = time.monotonic()

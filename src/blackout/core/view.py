@@ -11,13 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from blackout.core.actions import Action, BidAction
 from blackout.core.cards import SUIT_MASKS, Card, Suit, cards_in
 from blackout.core.events import TrickTaken
 from blackout.core.rules import Rules
 
-__all__ = ["HandResult", "Phase", "Trick", "View", "trick_winner", "trick_winner_position"]
+__all__ = ["HandResult", "Phase", "PlayMade", "Trick", "View", "trick_winner",
+           "trick_winner_position"]
 
 
 class Phase(StrEnum):
@@ -54,6 +56,18 @@ def trick_winner(leader: int, cards: Sequence[int], trump: Suit | None, players:
 
 #: A finished trick (who led, the cards in play order, who won) is the event that took it.
 Trick = TrickTaken
+
+
+class PlayMade(NamedTuple):
+    """A card played this hand, with what everyone had seen when it was played: how a
+    bot judges a hidden player's choice."""
+
+    seat: int
+    card: Card
+    trick: tuple[Card, ...]  # the cards before it in its trick
+    won: int  # the tricks the seat had taken before it
+    unplayed: int  # mask of the cards not played before it (the turned-up card included)
+    last: bool  # the last card of its trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +196,25 @@ class View:
         for seat, card in self.trick:
             played[seat] |= 1 << card
         return played
+
+    def plays_made(self) -> list[PlayMade]:
+        """Every card played this hand, in order, each with what had been seen then."""
+        n = len(self.players)
+        won = [0] * n
+        unplayed = (1 << 52) - 1
+        made = []
+        tricks = [(t.leader, t.cards, t.winner) for t in self.tricks]
+        if self.trick:
+            tricks.append((self.trick[0][0], tuple(c for _, c in self.trick), -1))
+        for leader, cards, winner in tricks:
+            for position, card in enumerate(cards):
+                seat = (leader + position) % n
+                made.append(PlayMade(seat, card, cards[:position], won[seat], unplayed,
+                                     position == n - 1))
+                unplayed &= ~(1 << card)
+            if winner >= 0:
+                won[winner] += 1
+        return made
 
     def voids(self) -> tuple[frozenset[Suit], ...]:
         """For each seat, the suits it has shown it holds none of (failed to follow)."""
