@@ -91,8 +91,10 @@ def play_hand(index: int, seed: int, iterations: int
     plays: list[PlayRecord] = []
     while not game.is_over:
         seat = game.to_move
+        assert seat is not None  # a game not over waits for someone
         view = game.view(seat)
         action = seats[seat].choose(view)
+        assert action is not None  # a bot always answers the seat to move
         if isinstance(action, Bid) and bid_is_telling(view) and view.trump_decided:
             order = view.bidding_order
             trump = -1 if view.trump is None else int(view.trump)
@@ -123,7 +125,7 @@ def bid_loss(theta: Any, x: Any, y: Any, cards: Any) -> float:
     """Mean negative log chance of the bids ``y`` (rows ``x``, hand sizes ``cards``)
     under the bid model ``theta`` (coefficients, then the spread's)."""
     import numpy as np
-    from scipy.stats import norm
+    from scipy.stats import norm  # type: ignore[import-untyped]
 
     width = x.shape[1]
     mean = x @ theta[:width]
@@ -135,7 +137,7 @@ def bid_loss(theta: Any, x: Any, y: Any, cards: Any) -> float:
 
 def fit_bids(train: list[BidRow], test: list[BidRow]) -> dict[str, Any]:
     import numpy as np
-    from scipy.optimize import minimize
+    from scipy.optimize import minimize  # type: ignore[import-untyped]
 
     def arrays(rows: list[BidRow]) -> tuple[Any, Any, Any]:
         return (np.array([r for r, _, _ in rows], dtype=float),
@@ -254,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
                 json.dump(hands, records)
     train = [hand for index, hand in enumerate(hands) if index % 5]
     test = [hand for index, hand in enumerate(hands) if index % 5 == 0]
-    models = {
+    models: dict[str, Any] = {
         "bid": fit_bids([b for bids, _ in train for b in bids],
                         [b for bids, _ in test for b in bids]),
         "play": fit_plays([p for _, plays in train for p in plays],
