@@ -4,8 +4,10 @@ Plays single hands of every preset (random table and hand sizes) with the ``expe
 in every seat (``--iterations`` a candidate, ``others="policy"``, its own models off so
 the data do not depend on the models being trained), and records every bid the bid model
 covers (:func:`~blackout.bots.inference.bid_is_telling`, plain bids) with the features of
-the bidder's hand, and every card played from two or more legal ones with the features
-of each legal card.  Then fits, on four hands in five:
+the bidder's hand, and every card played from two or more legal ones as the player saw
+it (hand, trick, trump, tricks wanted, unplayed cards; the features of each legal card are
+computed when fitting, so kept records serve a changed feature set).  Then fits, on four
+hands in five:
 
 * the bid model by maximum likelihood (scipy's BFGS);
 * the play model, a conditional logit, by L-BFGS with an L2 penalty of |w|^2 / 2;
