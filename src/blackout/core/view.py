@@ -218,16 +218,10 @@ class View:
 
     def voids(self) -> tuple[frozenset[Suit], ...]:
         """For each seat, the suits it has shown it holds none of (failed to follow)."""
-        n = len(self.players)
-        shown: list[set[Suit]] = [set() for _ in range(n)]
-        plays = [(t.leader, t.cards) for t in self.tricks]
-        if self.trick:
-            plays.append((self.trick[0][0], tuple(c for _, c in self.trick)))
-        for leader, cards in plays:
-            lead = cards[0].suit
-            for i, card in enumerate(cards[1:], start=1):
-                if card.suit != lead:
-                    shown[(leader + i) % n].add(lead)
+        shown: list[set[Suit]] = [set() for _ in self.players]
+        for made in self.plays_made():
+            if made.trick and made.card.suit != made.trick[0].suit:
+                shown[made.seat].add(made.trick[0].suit)
         return tuple(frozenset(s) for s in shown)
 
     def unseen(self) -> int:
