@@ -13,6 +13,9 @@ hook, 1 point a trick + 10 for an exact bid)::
     .venv/bin/python bench/ab.py basic --cards 7 --deals 0 10
     .venv/bin/python bench/ab.py policy --preset pbmserv --field basic --deals 0 8 --iterations 300
 
+A bot that follows the table (``observe``: the expert learns the others' habits from
+it) is shown its seat's view after every move, as the server does.
+
 (``--preset`` plays that preset's whole game; ``--field`` puts another bot in the three
 other seats: the last line is the expert with ``others="policy"``, which never takes a
 player for a basic bot, against three basic bots.)
@@ -136,12 +139,22 @@ def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
             times.add("variant" if seat == lone else "field", len(game.legal_actions()) > 1,
                       time.process_time() - started)
         game.apply(action)
+        show_everyone(game, players)
     scores = game.scores
     others = statistics.fmean(scores[s] for s in range(PLAYERS) if s != lone)
     hands = game.hands_played
     return ((scores[lone] - others) / len(hands),
             [h.made[lone] for h in hands],
             [h.made[s] for h in hands for s in range(PLAYERS) if s != lone])
+
+
+def show_everyone(game: blackout.Game, players: list[Any]) -> None:
+    """Show each bot that follows the table (``observe``) its view after a move, as the
+    server and ``blackout play`` do."""
+    for seat, player in enumerate(players):
+        observe = getattr(player, "observe", None)
+        if observe is not None and not game.is_over:
+            observe(game.view(seat))
 
 
 def main() -> int:

@@ -13,18 +13,25 @@ from pathlib import Path
 import pytest
 
 from blackout import Game, bots, variant
+from blackout.bots.expert import ExpertBot
 from blackout.bots.inference import (
     ANY_BID,
     BID_FEATURES,
+    BID_SPREAD_SCALE,
     BidModel,
+    Habit,
+    Habits,
     HandEvidence,
     Models,
     PlayModel,
+    bid_features,
     bid_is_telling,
+    play_features,
     rounded_normal_chance,
 )
 from blackout.bots.sampling import Sampler
-from blackout.core.actions import Bid
+from blackout.core.actions import Action, Bid, Play
+from blackout.core.cards import Card
 from blackout.core.view import View
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tools"))
@@ -180,7 +187,7 @@ def test_training_data_is_reproducible_from_the_seed() -> None:
 
 
 def test_the_expert_asks_the_models_only_when_it_uses_them() -> None:
-    from blackout.bots.expert import BASIC_POOL, LEARNT_POOL, ExpertBot
+    from blackout.bots.expert import BASIC_POOL, LEARNT_POOL
 
     for view, _ in _views(3, seed=5):
         if view.phase != "play" or len(view.tricks) < 1:
@@ -193,3 +200,82 @@ def test_the_expert_asks_the_models_only_when_it_uses_them() -> None:
         assert without._evidence(view, without._models(view)) == (None, None, BASIC_POOL)
         return
     raise AssertionError("no view after a trick")
+
+
+class _ModelPlayer:
+    """A player the models describe but for a habit: it bids ``offset`` tricks above the
+    bid model's mean for its hand (the nearest legal bid) and always plays the card the
+    play model finds likeliest."""
+
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+        self.models = _models()
+
+    def choose(self, view: View) -> Action:
+        if view.phase == "bid":
+            evidence = HandEvidence(view, [], self.models)
+            order = view.bidding_order
+            position = order.index(view.own_seat)
+            row = bid_features(view.hand, evidence.trump, view.players_count,
+                               position == 0, position == len(order) - 1, view.rules)
+            wanted = self.models.bid.mean(row) + self.offset
+            return min((a for a in view.legal_actions if isinstance(a, Bid)),
+                       key=lambda a: abs(a.tricks - wanted))
+        trump = -1 if view.trump is None else int(view.trump)
+        bid = view.bids[view.own_seat]
+        assert isinstance(bid, Bid)
+        trick = [int(card) for _, card in view.trick]
+        cards, rows = play_features(view.hand, trick, trump,
+                                    bid.tricks - view.tricks_won[view.own_seat],
+                                    len(trick) == view.players_count - 1,
+                                    ((1 << 52) - 1) & ~view.played)
+        scores = self.models.play.scores(rows)
+        return Play(Card(cards[scores.index(max(scores))]))
+
+
+def _watched_game(offset: int, seed: int) -> tuple[ExpertBot, View, list[int]]:
+    """A pbmserv game of four model players bidding ``offset`` above the model, seat 0
+    followed move by move by an expert (as the server shows it the table); and seat 0's
+    view when the last hand's play begins, with the real hands."""
+    watcher = ExpertBot(seed=1, iterations=1, others="policy")
+    players = [_ModelPlayer(offset) for _ in range(4)]
+    game = Game.new(variant("pbmserv"), ["a", "b", "c", "d"], seed=seed)
+    last_hand: tuple[View, list[int]] | None = None
+    while not game.is_over:
+        game.apply(players[game.to_move].choose(game.view(game.to_move)))
+        if game.is_over:
+            break
+        view = game.view(0)
+        watcher.observe(view)
+        if view.hand_number == len(game.rules.schedule) and last_hand is None and (
+                view.phase == "play"):
+            last_hand = view, list(game.hands)
+    assert last_hand is not None
+    return watcher, *last_hand
+
+
+def test_a_player_not_yet_seen_has_the_models_own_habit() -> None:
+    assert Habits(_models()).habit(2) == Habit(0.0, BID_SPREAD_SCALE, 1.0)
+
+
+@pytest.mark.parametrize("offset", [0, 1, -1])
+def test_habits_learn_how_far_a_player_bids_from_the_model_and_how_surely_it_plays(
+        offset: int) -> None:
+    watcher, _, _ = _watched_game(offset, seed=8)
+    habits = watcher._watch.habits
+    assert habits is not None
+    for seat in (1, 2, 3):
+        habit = habits.habit(seat)
+        assert abs(habit.offset - offset) < 0.45, habit
+        # It always plays the model's likeliest card: surer than the self-play it models.
+        assert habit.sharpness > 2, habit
+
+
+def test_a_learnt_habit_makes_the_real_hands_explain_the_bids_better() -> None:
+    watcher, view, hands = _watched_game(1, seed=9)
+    models = _models()
+    learnt = HandEvidence(view, _others(view), models, watcher._watch.habits)
+    plain = HandEvidence(view, _others(view), models)
+    assert sorted(learnt.bids) == [1, 2, 3]
+    for seat in learnt.bids:
+        assert learnt.bid_chance(seat, hands[seat]) > plain.bid_chance(seat, hands[seat])

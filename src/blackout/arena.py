@@ -5,6 +5,8 @@ Pure logic, no printing: :func:`run_arena` plays the games and returns an
 
 Each game's cards come from a seed drawn from the arena seed, so the same seed (and
 deterministic bots, e.g. ``expert`` with ``iterations=``) gives the same result.
+A bot that follows the table (:class:`~blackout.bots.Observer`) is shown its seat's view
+after every move, as the server shows it.
 With ``duplicate`` every deal is replayed once per rotation of the bots through the
 seats: the rotations share the game seed, so each seat gets the same cards every time
 and each bot plays each seat's cards once.
@@ -259,6 +261,7 @@ def _play_one(rules: Any, lineup: list[str], game_seed: int, bot_seed: int,
         if rules.bid_changes and game.phase == "bid":
             _offer_bid_changes(game, players, by_seat, tallies)
         _decide(game, players[seat], seat, by_seat[seat], tallies, out_of_turn=False)
+        _show_everyone(game, players)
     share = 1 / len(game.winners)
     for seat, bot in enumerate(by_seat):
         tally = tallies[bot]
@@ -279,6 +282,16 @@ def _offer_bid_changes(game: Game, players: list[bots.Bot], by_seat: list[str],
     for seat in range(game.n):
         if seat != game.to_move and game.legal_actions(seat):
             _decide(game, players[seat], seat, by_seat[seat], tallies, out_of_turn=True)
+
+
+def _show_everyone(game: Game, players: list[bots.Bot]) -> None:
+    """Show each bot that follows the table (``observe``) its view after a move, as the
+    server does: the expert learns how the others bid and play from it."""
+    if game.is_over:
+        return
+    for seat, player in enumerate(players):
+        if isinstance(player, bots.Observer):
+            player.observe(game.view(seat))
 
 
 def _decide(game: Game, player: bots.Bot, seat: int, bot: str, tallies: dict[str, _Tally],

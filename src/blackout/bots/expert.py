@@ -5,7 +5,8 @@ are dealt many times over (:class:`~blackout.bots.sampling.Sampler`: void suits
 respected; unless ``inference=False``, each hidden hand is kept with the chance the
 learnt bid model of :mod:`blackout.bots.inference` gives its owner's bid, and the deals
 searched are drawn from a pool of such deals in proportion to the chance, by the learnt
-play model, of every card the others have played), the seat's own later cards
+play model, of every card the others have played; both models adjusted, from the hands
+of the game seen so far, to each player's habits), the seat's own later cards
 and the others' answers are searched in a tree, the rest of the hand is played out
 with the fast policy of :mod:`blackout.bots.playout` (its last ``endgame`` tricks solved
 exactly, if asked), and each outcome is scored with
@@ -74,7 +75,7 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
 from blackout.bots.basic import bid_for
-from blackout.bots.inference import HandEvidence, Models, bid_is_telling
+from blackout.bots.inference import Habits, HandEvidence, Models, bid_is_telling
 from blackout.bots.playout import (
     BASIC,
     EVERY_TRICK,
@@ -299,7 +300,7 @@ class ExpertBot:
         learnt = None
         if shipped is not None:
             policy = [s for s in range(view.players_count) if models[s] == POLICY]
-            learnt = HandEvidence(view, policy, shipped)
+            learnt = HandEvidence(view, policy, shipped, self._watch.habits)
         if learnt is None or not learnt:
             return basic, None, BASIC_POOL
         fits = _EveryFit(basic, learnt) if basic is not None or learnt.bids else None
@@ -450,7 +451,8 @@ class _Watch:
     consistent with the basic bot if some unseen card as that one makes each of its bids
     and cards what the basic bot would have chosen.  A player is taken for a basic bot
     after :data:`EVIDENCE` such decisions; one inconsistent hand rules it out for the
-    game.
+    game.  The same last view teaches :attr:`habits` how each player, whatever ``others``
+    says, departs from the learnt models (:class:`~blackout.bots.inference.Habits`).
     """
 
     def __init__(self) -> None:
@@ -458,13 +460,22 @@ class _Watch:
         self._last: View | None = None
         self._agreed: dict[int, int] = {}
         self._broken: set[int] = set()
+        self.habits = self._new_habits()
+
+    @staticmethod
+    def _new_habits() -> Habits | None:
+        models = Models.shipped()
+        return None if models is None else Habits(models)
 
     def see(self, view: View) -> None:
         game = (view.players, view.rules, view.seat)  # one seat of one game
         if game != self._game or (self._last and view.hand_number < self._last.hand_number):
             self._game, self._agreed, self._broken = game, {}, set()
+            self.habits = self._new_habits()
         elif self._last is not None and view.hand_number != self._last.hand_number:
             self._judge(self._last)
+            if self.habits is not None:
+                self.habits.learn(self._last)
         self._last = view
 
     def basic_seats(self) -> set[int]:

@@ -23,6 +23,13 @@ for a seat given its bid, for rejection sampling seat by seat
 :meth:`HandEvidence.play_log_likelihood` the log chance, with a sampled deal's hands, of
 every card the hidden seats have played this hand, by which :mod:`blackout.bots.tree`
 draws the deals it searches (measured in bench/RESULTS.md, "Twelfth session").
+
+The models describe the self-play they were fitted to; a real player has habits of its
+own.  :class:`Habits` learns them during a game: after each hand, whose cards are then
+known, how far each player's bids lay from the model's mean and how surely it played
+the card the play model expected (:class:`Habit`); :class:`HandEvidence` then shifts
+and scales the models for that player.  Until a player's hands are seen, the models
+stand as fitted (bench/RESULTS.md, "Fourteenth session").
 """
 
 from __future__ import annotations
@@ -50,11 +57,14 @@ __all__ = [
     "SCORINGS",
     "SPREAD_FEATURES",
     "BidModel",
+    "Habit",
+    "Habits",
     "HandEvidence",
     "Models",
     "PlayModel",
     "bid_features",
     "bid_is_telling",
+    "log_softmax",
     "play_features",
     "rounded_normal_chance",
 ]
@@ -145,18 +155,26 @@ class BidModel:
 
     def chance(self, bid: int, row: Sequence[float], cards: int) -> float:
         """The chance of ``bid`` from a hand of ``cards`` cards with features ``row``."""
-        mean: float = sum(map(operator.mul, self.coefficients, row))
-        return rounded_normal_chance(bid, mean, self.deviation(row), cards)
+        return rounded_normal_chance(bid, self.mean(row), self.deviation(row), cards)
 
     def deviation(self, row: Sequence[float]) -> float:
         """The spread of the bid of a hand with features ``row``."""
         return math.exp(sum(w * row[i] for w, i in zip(self.spread, _SPREAD_COLUMNS,
                                                        strict=True)))
 
+    def mean(self, row: Sequence[float]) -> float:
+        """The mean bid of a hand with features ``row``."""
+        mean: float = sum(map(operator.mul, self.coefficients, row))
+        return mean
+
     def sharpened(self, scale: float) -> BidModel:
         """The same model with its spread times ``scale``."""
         spread = (self.spread[0] + math.log(scale), *self.spread[1:])
         return BidModel(self.coefficients, spread)
+
+    def shifted(self, offset: float) -> BidModel:
+        """The same model bidding ``offset`` tricks more (the first feature is 1)."""
+        return BidModel((self.coefficients[0] + offset, *self.coefficients[1:]), self.spread)
 
     def best_chance(self, bid: int, row: Sequence[float], cards: int) -> float:
         """The highest chance any hand like ``row`` (the same hand size and scoring) can
@@ -214,13 +232,24 @@ class PlayModel:
         if len(self.weights) != len(PLAY_FEATURES):
             raise ValueError("play model: wrong number of weights")
 
+    def scores(self, rows: list[list[float]]) -> list[float]:
+        """Each legal card's score (its log chance, up to a constant)."""
+        weights = self.weights
+        return [sum(map(operator.mul, weights, row)) for row in rows]
+
     def log_chance(self, card: int, cards: list[int], rows: list[list[float]]) -> float:
         """The log chance of playing ``card`` among ``cards`` with features ``rows``."""
-        weights = self.weights
-        scores: list[float] = [sum(map(operator.mul, weights, row)) for row in rows]
-        top = max(scores)
-        total = sum(math.exp(s - top) for s in scores)
-        return scores[cards.index(card)] - top - math.log(total)
+        return log_softmax(self.scores(rows), cards.index(card))
+
+    def sharpened(self, sharpness: float) -> PlayModel:
+        """The same model with every score times ``sharpness`` (above 1: surer)."""
+        return PlayModel(tuple(sharpness * w for w in self.weights))
+
+
+def log_softmax(scores: Sequence[float], index: int) -> float:
+    """The log chance of choice ``index`` when each choice's chance goes as exp(score)."""
+    top = max(scores)
+    return scores[index] - top - math.log(sum(math.exp(s - top) for s in scores))
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,14 +286,129 @@ def tricks_wanted(bid: object, cards: int) -> int | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Habit:
+    """How one player departs from the learnt models, as far as its past hands show:
+    it bids ``offset`` tricks more than the bid model's mean, with ``spread`` of the
+    model's spread, and plays as the play model with its scores times ``sharpness``."""
+
+    offset: float = 0.0
+    spread: float = BID_SPREAD_SCALE
+    sharpness: float = 1.0
+
+
+#: The spread of the belief, before a player's hands are seen, in its bid offset (in
+#: tricks) and in the logarithms of its bid spread's share and of its play sharpness:
+#: a player is taken to bid and play like the self-play the models were fitted to until
+#: some hands say otherwise.
+OFFSET_PRIOR = 0.5
+SPREAD_PRIOR = 0.5
+SHARPNESS_PRIOR = 0.5
+_OFFSETS = tuple(k / 10 for k in range(-20, 21))
+_SPREAD_STEPS = tuple(k / 8 for k in range(-12, 7))  # 0.22 to 2.1 times the prior's
+_SHARPNESS_STEPS = tuple(k / 8 for k in range(-8, 17))  # 0.37 to 7.4
+#: The least chance a habit gives a bid it saw, so one wild bid does not rule it out.
+_BID_FLOOR = 1e-3
+
+
+class Habits:
+    """What the hands of one game seen so far say of each other player's habits
+    (:class:`Habit`), for :class:`HandEvidence`: fed the last view the bot had of each
+    hand (:meth:`learn`), it keeps, for every player whose every card of that hand had
+    been played by then (its whole hand known), its bid against the bid model's mean
+    for that hand and the play model's scores of every card it chose among two or more;
+    a player's habit is the likeliest given those and the prior (:data:`OFFSET_PRIOR`
+    and the others), searched on a grid."""
+
+    def __init__(self, models: Models) -> None:
+        self.models = models
+        # seat -> each bid seen: (the bid, the model's mean, the model's spread, cards)
+        self._bids: dict[int, list[tuple[int, float, float, int]]] = {}
+        # seat -> each card choice seen: (each legal card's score, the one played)
+        self._plays: dict[int, list[tuple[list[float], int]]] = {}
+        self._fitted: dict[int, Habit] = {}
+
+    def learn(self, view: View) -> None:
+        """Take in the hand of ``view`` (its last view, as the bot saw it)."""
+        played = view.played_by()
+        known = {s for s in range(view.players_count)
+                 if s != view.seat and played[s].bit_count() == view.cards_dealt}
+        if not known:
+            return
+        evidence = HandEvidence(view, known, self.models)
+        model = self.models.bid
+        for seat, (hand, bid, _, first, last) in evidence.bids.items():
+            row = bid_features(hand, evidence.trump, evidence.players, first, last,
+                               evidence.rules)
+            self._bids.setdefault(seat, []).append(
+                (bid, model.mean(row), model.deviation(row), evidence.cards))
+            self._fitted.pop(seat, None)
+        later = [0] * view.players_count
+        for seat, card, trick, need, last_to_play, unplayed in reversed(evidence.plays):
+            later[seat] |= 1 << card
+            cards, rows = play_features(later[seat], trick, evidence.trump, need,
+                                        last_to_play, unplayed)
+            if len(cards) > 1:
+                scores = self.models.play.scores(rows)
+                self._plays.setdefault(seat, []).append((scores, cards.index(card)))
+                self._fitted.pop(seat, None)
+
+    def habit(self, seat: int) -> Habit:
+        """The seat's habit: the prior's (the models as fitted) until it is seen."""
+        habit = self._fitted.get(seat)
+        if habit is None:
+            habit = self._fitted[seat] = Habit(*self._fit_bids(seat),
+                                               self._fit_plays(seat))
+        return habit
+
+    def _fit_bids(self, seat: int) -> tuple[float, float]:
+        prior = BID_SPREAD_SCALE
+        bids = self._bids.get(seat)
+        if not bids:
+            return 0.0, prior
+
+        def log_posterior(offset: float, step: float) -> float:
+            scale = prior * math.exp(step)
+            total = -(offset / OFFSET_PRIOR) ** 2 / 2 - (step / SPREAD_PRIOR) ** 2 / 2
+            for bid, mean, deviation, cards in bids:
+                chance = rounded_normal_chance(bid, mean + offset, scale * deviation, cards)
+                total += math.log(max(chance, _BID_FLOOR))
+            return total
+
+        offset, step = max(((o, k) for o in _OFFSETS for k in _SPREAD_STEPS),
+                           key=lambda point: log_posterior(*point))
+        return offset, prior * math.exp(step)
+
+    def _fit_plays(self, seat: int) -> float:
+        plays = self._plays.get(seat)
+        if not plays:
+            return 1.0
+
+        def log_posterior(step: float) -> float:
+            sharpness = math.exp(step)
+            return -(step / SHARPNESS_PRIOR) ** 2 / 2 + sum(
+                log_softmax([sharpness * s for s in scores], index)
+                for scores, index in plays)
+
+        return math.exp(max(_SHARPNESS_STEPS, key=log_posterior))
+
+
 class HandEvidence:
     """What the bids and played cards of ``seats`` (hidden seats of ``view``) say about
-    their hands, by ``models`` (see the module docstring)."""
+    their hands, by ``models`` as each player's habits (``habits``, if any) adjust them
+    (see the module docstring)."""
 
-    def __init__(self, view: View, seats: Iterable[int], models: Models) -> None:
+    def __init__(self, view: View, seats: Iterable[int], models: Models,
+                 habits: Habits | None = None) -> None:
         self.models = models
-        self.bid_model = models.bid.sharpened(BID_SPREAD_SCALE)
         seats = {s for s in seats if view.hands[s] is None}
+        seen = {s: Habit(spread=BID_SPREAD_SCALE) if habits is None else habits.habit(s)
+                for s in seats}
+        # Each seat's models, as its habits adjust them.
+        self.bid_models = {s: models.bid.shifted(h.offset).sharpened(h.spread)
+                           for s, h in seen.items()}
+        self.play_models = {s: models.play if h.sharpness == 1 else
+                            models.play.sharpened(h.sharpness) for s, h in seen.items()}
         trump = -1 if not view.trump_decided or view.trump is None else int(view.trump)
         self.trump = trump
         self.cards = view.cards_dealt
@@ -279,7 +423,8 @@ class HandEvidence:
             for position, seat in enumerate(order):
                 bid = view.bids[seat]
                 if seat in seats and isinstance(bid, Bid):
-                    best = self.bid_model.best_chance(bid.tricks, table, view.cards_dealt)
+                    best = self.bid_models[seat].best_chance(bid.tricks, table,
+                                                             view.cards_dealt)
                     self.bids[seat] = (played[seat], bid.tricks, best, position == 0,
                                        position == len(order) - 1)
         self.rules = view.rules
@@ -316,14 +461,14 @@ class HandEvidence:
             played, bid, best, first, last = self.bids[seat]
             row = bid_features(hand | played, self.trump, self.players, first, last,
                                self.rules)
-            model = self.bid_model.chance(bid, row, self.cards) / best
+            model = self.bid_models[seat].chance(bid, row, self.cards) / best
             chance = self._chances[seat, hand] = ANY_BID + (1 - ANY_BID) * model
         return chance
 
     def play_log_likelihood(self, hands: Sequence[int]) -> float:
         """The log chance of the hidden seats' plays with ``hands`` (each seat's unplayed
         cards): at each play, the seat held its cards left and those it played later."""
-        model = self.models.play
+        models = self.play_models
         total = 0.0
         later = [0] * len(hands)
         for seat, card, trick, need, last, unplayed in reversed(self.plays):
@@ -331,5 +476,5 @@ class HandEvidence:
             cards, rows = play_features(hands[seat] | later[seat], trick, self.trump, need,
                                         last, unplayed)
             if len(cards) > 1:
-                total += model.log_chance(card, cards, rows)
+                total += models[seat].log_chance(card, cards, rows)
         return total
