@@ -152,3 +152,39 @@ def test_arena_command_errors_are_one_line(argv: list[str], message: str,
     assert main(["arena", "nullo", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_bot_that_follows_the_table_is_shown_its_view_after_every_move(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from blackout import arena, bots
+    from blackout.core.view import View
+
+    class Follower:
+        """The random bot, keeping every view it is shown."""
+
+        def __init__(self, seed: int) -> None:
+            self.bot = bots.create("random", seed=seed)
+            self.shown: list[View] = []
+
+        def choose(self, view: View) -> object:
+            return self.bot.choose(view)
+
+        def observe(self, view: View) -> None:
+            self.shown.append(view)
+
+    followers: list[Follower] = []
+
+    def make(name: str, seed: int, think: float | None, iterations: int | None) -> object:
+        followers.append(Follower(seed))
+        return followers[-1]
+
+    monkeypatch.setattr(arena, "_make_bot", make)
+    result = run_arena("standard", ["random", "random", "random"], games=1, seed=2,
+                       options={"schedule": [3, 2]})
+    moves = result.to_dict()["stats"][0]["decisions"]
+    playing = followers[-3:]  # the first three only checked the bots' names
+    for seat, follower in enumerate(playing):
+        assert isinstance(follower, bots.Observer)
+        assert {view.seat for view in follower.shown} == {seat}
+        # Every move but the game's last, which ends it.
+        assert len(follower.shown) == moves - 1
