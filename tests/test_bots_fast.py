@@ -10,6 +10,7 @@ import collections
 import os
 import random
 import statistics
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -29,6 +30,7 @@ from blackout.bots.playout import (
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import BIDS
 from blackout.core.cards import SUIT_MASKS, Suit
+from blackout.core.view import View
 
 fast = playout._fast
 
@@ -235,3 +237,74 @@ def test_the_expert_plays_a_whole_game_without_the_accelerator(
         game.apply(action)
 
 
+
+
+def _tight_views(games: int) -> Iterator[View]:
+    """Views late in hands of four basic bots (13 cards, so nothing left undealt),
+    wherever some seat has shown a void."""
+    player = bots.create("basic")
+    for seed in range(games):
+        game = Game.new(variant("standard", schedule=[13]), ["a", "b", "c", "d"], seed=seed)
+        while not game.is_over:
+            view = game.view(game.to_move)
+            if len(view.tricks) >= 6 and any(view.voids()):
+                yield view
+            game.apply(player.choose(view))
+
+
+@pytest.mark.parametrize("which", ["c", "python"])
+def test_every_deal_keeps_the_voids_even_when_shuffles_seldom_do(
+        which: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With a single shuffle allowed, most deals of these views come from the deal by
+    # suits; every one must give each seat its count of unseen cards and no card of a
+    # suit it has shown void in.
+    if which == "c" and fast is None:
+        pytest.skip("the C accelerator was not built")
+    monkeypatch.setattr(sampling, "_VOID_TRIES", 1)
+    rng = random.Random(5)
+    checked = 0
+    for view in _tight_views(4):
+        sampler = Sampler(view)
+        sample = sampler.sample if which == "c" else sampler.sample_python
+        voids = view.voids()
+        for _ in range(5):
+            hands = sample(rng)
+            assert hands[view.seat] == view.hand
+            others = [s for s in range(4) if s != view.seat]
+            assert sum(hands[s] for s in others) == view.unseen()  # disjoint, all dealt
+            for seat in others:
+                assert hands[seat].bit_count() == sampler.counts[seat]
+                assert not any(hands[seat] & SUIT_MASKS[suit] for suit in voids[seat])
+            checked += 1
+    assert checked > 100
+
+
+def test_the_deal_by_suits_is_uniform_over_the_deals_that_keep_the_voids() -> None:
+    # Seat 1 (of three, two cards each after a trick) has shown no spades: every deal of
+    # the unseen cards that keeps that comes out equally often.
+    game = Game.new(variant("standard", schedule=[3], last_hand_no_trump=False),
+                    ["a", "b", "c"], deals=[Deal(
+                        hands=[["AS", "KD", "2H"], ["QC", "3H", "4D"],
+                               ["2S", "3S", "4C"]], turn_up="2D", dealer=2)])
+    for move in ["1", "1", "0", "AS", "QC", "2S"]:
+        game.apply(move)
+    view = game.view(0)
+    assert Suit.SPADES in view.voids()[1]
+    sampler = Sampler(view)
+    rng = random.Random(6)
+    draws = 6000
+    counts = collections.Counter(tuple(sampler.sample_by_suits(rng)) for _ in range(draws))
+    # Seat 1 takes 2 of the unseen cards that are not spades, seat 2 any 2 of the rest.
+    unseen = view.unseen()
+    plain = (unseen & ~SUIT_MASKS[Suit.SPADES]).bit_count()
+    for hands in counts:
+        assert not hands[1] & SUIT_MASKS[Suit.SPADES]
+    # Seat 2 holds a given spade in a share 2/(unseen - 2) of deals.
+    spade = next(card for card in range(52)
+                 if unseen >> card & 1 and card // 13 == Suit.SPADES)
+    share = sum(n for hands, n in counts.items() if hands[2] >> spade & 1) / draws
+    assert abs(share - 2 / (unseen.bit_count() - 2)) < 0.015
+    # Seat 1 holds a given plain card in a share 2/plain.
+    card = next(c for c in range(52) if unseen >> c & 1 and c // 13 != Suit.SPADES)
+    share = sum(n for hands, n in counts.items() if hands[1] >> card & 1) / draws
+    assert abs(share - 2 / plain) < 0.015

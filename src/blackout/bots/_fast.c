@@ -778,19 +778,21 @@ static int read_sampler(Sampler *sm, PyObject *known_seq, PyObject *hidden_seq,
     return 0;
 }
 
-/* One deal from a seed: the voids kept when void_tries shuffles can keep them. */
-static void deal(const Sampler *sm, uint64_t seed, int void_tries, uint64_t *hands)
+/* One deal from a seed that keeps the voids, if one of void_tries shuffles does (else 0:
+   sampling.py deals suit by suit). */
+static int deal(const Sampler *sm, uint64_t seed, int void_tries, uint64_t *hands)
 {
     uint64_t state = seed;
     for (int v = 0; v < void_tries; v++)
         if (try_deal(sm, &state, 1, hands))
-            return;
-    try_deal(sm, &state, 0, hands); /* never stall a search (see sampling.py) */
+            return 1;
+    return 0;
 }
 
 PyDoc_STRVAR(sample_doc,
-             "sample(seed, known, hidden, counts, allowed, unseen, void_tries) -> list\n\n"
-             "One deal of the hidden cards; see blackout.bots.sampling.Sampler.");
+             "sample(seed, known, hidden, counts, allowed, unseen, void_tries) -> list | None\n\n"
+             "One deal of the hidden cards, or None if no shuffle kept the voids; see\n"
+             "blackout.bots.sampling.Sampler.");
 
 static PyObject *py_sample(PyObject *self, PyObject *args)
 {
@@ -804,7 +806,8 @@ static PyObject *py_sample(PyObject *self, PyObject *args)
     if (read_sampler(&sm, known_seq, hidden_seq, counts_seq, allowed_seq, unseen) < 0)
         return NULL;
     uint64_t hands[MAX_PLAYERS];
-    deal(&sm, seed, void_tries, hands);
+    if (!deal(&sm, seed, void_tries, hands))
+        Py_RETURN_NONE;
     return masks_to_list(hands, sm.players);
 }
 

@@ -48,8 +48,9 @@ def sample(
     unseen: int,
     void_tries: int,
     /,
-) -> list[int]:
-    """Every seat's unplayed cards in one deal of the hidden cards (see sampling.Sampler)."""
+) -> list[int] | None:
+    """Every seat's unplayed cards in one deal of the hidden cards that keeps the voids,
+    or ``None`` if none of ``void_tries`` shuffles did (see sampling.Sampler)."""
 
 def draw(seed: int, cards: int, want: int, count: int, /) -> list[int]:
     """``count`` hands of ``want`` cards each, drawn at random from the mask ``cards``."""

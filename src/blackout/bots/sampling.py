@@ -3,7 +3,9 @@
 A :class:`Sampler` is built from a :class:`~blackout.core.view.View` alone.  Each
 :meth:`~Sampler.sample` gives every seat whose hand the view hides as many unseen cards
 as it still holds, never a card of a suit it has shown void in, and is otherwise
-uniform.
+uniform: a shuffle dealt seat by seat, the seats with least room to spare first, and
+where shuffles seldom keep the voids (late in a hand, several seats void), a deal drawn
+suit by suit among all those that keep them (:meth:`Sampler.sample_by_suits`).
 
 :meth:`Sampler.sample_fitting` deals the hidden seats one by one, each hand kept with
 a chance a caller's test gives it: what a seat's bid and cards say about its hand (see
@@ -16,9 +18,10 @@ build with the accelerator, and other (equally valid) deals on one without.
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from blackout.bots.playout import SUIT_MASKS, _fast
 from blackout.core.cards import cards_in
@@ -56,8 +59,11 @@ class Sampler:
             ~sum(SUIT_MASKS[suit] for suit in voids[s]) & ((1 << 52) - 1) for s in range(n)
         ]
         self.unseen = view.unseen()
-        # The most constrained seats choose first, so the others can take what is left.
-        self.hidden.sort(key=lambda s: self.allowed[s].bit_count())
+        # The seats with the least room to spare choose first, so the others can take
+        # what is left.
+        self.hidden.sort(
+            key=lambda s: (self.unseen & self.allowed[s]).bit_count() - self.counts[s])
+        self._deals_left: dict[tuple[int, tuple[int, ...]], int] = {}
         self._fast_arguments = (
             tuple(h or 0 for h in self.known), tuple(self.hidden), tuple(self.counts),
             tuple(self.allowed), self.unseen, _VOID_TRIES)
@@ -65,7 +71,8 @@ class Sampler:
     def sample(self, rng: random.Random) -> list[int]:
         """Every seat's unplayed cards in one deal consistent with the view."""
         if _fast is not None:
-            return _fast.sample(rng.getrandbits(64), *self._fast_arguments)
+            hands = _fast.sample(rng.getrandbits(64), *self._fast_arguments)
+            return self.sample_by_suits(rng) if hands is None else hands
         return self.sample_python(rng)
 
     def sample_fitting(self, rng: random.Random, fits: Fits, tries: int = _FIT_TRIES,
@@ -111,10 +118,67 @@ class Sampler:
             hands = self._try_deal(rng, respect_voids=True)
             if hands is not None:
                 return hands
-        # Unreachable for a view from a real game; kept so a search never stalls.
-        hands = self._try_deal(rng, respect_voids=False)
-        assert hands is not None
+        return self.sample_by_suits(rng)
+
+    def sample_by_suits(self, rng: random.Random) -> list[int]:
+        """A deal that keeps every void, drawn uniformly among all such deals, for when
+        shuffling seldom keeps them (the tight end of a hand, several seats void): how
+        many cards of each suit each seat gets is drawn first, suit by suit, each choice
+        in proportion to the deals it leaves possible; then which cards."""
+        takers = [*self.hidden, -1]  # -1: the cards nobody holds (a stock)
+        room = [*(self.counts[s] for s in self.hidden),
+                self.unseen.bit_count() - sum(self.counts[s] for s in self.hidden)]
+        hands = [h or 0 for h in self.known]
+        if self._deals(0, tuple(room)) == 0:
+            # Unreachable for a view from a real game; kept so a search never stalls.
+            hands = self._try_deal(rng, respect_voids=False)
+            assert hands is not None
+            return hands
+        for suit in range(4):
+            cards = list(cards_in(self.unseen & SUIT_MASKS[suit]))
+            splits = list(self._splits(suit, len(cards), tuple(room)))
+            weights = [_arrangements(split) * self._deals(suit + 1, _less(room, split))
+                       for split in splits]
+            split = rng.choices(splits, weights)[0]
+            rng.shuffle(cards)
+            for taker, count in zip(takers, split, strict=True):
+                if taker >= 0:
+                    hands[taker] |= sum(1 << card for card in cards[:count])
+                cards = cards[count:]
+            room = list(_less(room, split))
         return hands
+
+    def _deals(self, suit: int, room: tuple[int, ...]) -> int:
+        """How many ways the unseen cards of ``suit`` and the suits after it can fill
+        exactly the room each taker has left."""
+        if suit == 4:
+            return int(not any(room))
+        key = (suit, room)
+        found = self._deals_left.get(key)
+        if found is None:
+            count = (self.unseen & SUIT_MASKS[suit]).bit_count()
+            found = self._deals_left[key] = sum(
+                _arrangements(split) * self._deals(suit + 1, _less(room, split))
+                for split in self._splits(suit, count, room))
+        return found
+
+    def _splits(self, suit: int, count: int, room: tuple[int, ...]
+                ) -> Iterable[tuple[int, ...]]:
+        """Every way to share ``count`` cards of ``suit`` among the takers (the hidden
+        seats, then the stock): no more than each one's room, none to a seat void in it."""
+        may = [room[i] if self.allowed[seat] & SUIT_MASKS[suit] else 0
+               for i, seat in enumerate(self.hidden)] + [room[-1]]
+
+        def share(i: int, left: int) -> Iterable[tuple[int, ...]]:
+            if i == len(may) - 1:
+                if left <= may[i]:
+                    yield (left,)
+                return
+            for take in range(min(may[i], left) + 1):
+                for rest in share(i + 1, left - take):
+                    yield (take, *rest)
+
+        return share(0, count)
 
     def _try_deal(self, rng: random.Random, respect_voids: bool) -> list[int] | None:
         pool = []
@@ -142,6 +206,19 @@ class Sampler:
             taken |= hand
             hands[seat] = hand
         return hands
+
+
+def _arrangements(split: tuple[int, ...]) -> int:
+    """The ways to hand out ``sum(split)`` distinct cards, ``split[i]`` to taker ``i``."""
+    ways, dealt = 1, 0
+    for count in split:
+        dealt += count
+        ways *= math.comb(dealt, count)
+    return ways
+
+
+def _less(room: Sequence[int], split: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(r - k for r, k in zip(room, split, strict=True))
 
 
 def _draws(rng: random.Random, cards: int, want: int, count: int) -> Iterable[int]:
