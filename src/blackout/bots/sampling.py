@@ -128,12 +128,12 @@ class Sampler:
         takers = [*self.hidden, -1]  # -1: the cards nobody holds (a stock)
         room = [*(self.counts[s] for s in self.hidden),
                 self.unseen.bit_count() - sum(self.counts[s] for s in self.hidden)]
-        hands = [h or 0 for h in self.known]
         if self._deals(0, tuple(room)) == 0:
             # Unreachable for a view from a real game; kept so a search never stalls.
-            hands = self._try_deal(rng, respect_voids=False)
-            assert hands is not None
-            return hands
+            anyhow = self._try_deal(rng, respect_voids=False)
+            assert anyhow is not None
+            return anyhow
+        hands = [h or 0 for h in self.known]
         for suit in range(4):
             cards = list(cards_in(self.unseen & SUIT_MASKS[suit]))
             splits = list(self._splits(suit, len(cards), tuple(room)))
