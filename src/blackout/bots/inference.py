@@ -400,7 +400,6 @@ class HandEvidence:
 
     def __init__(self, view: View, seats: Iterable[int], models: Models,
                  habits: Habits | None = None) -> None:
-        self.models = models
         seats = {s for s in seats if view.hands[s] is None}
         seen = {s: Habit(spread=BID_SPREAD_SCALE) if habits is None else habits.habit(s)
                 for s in seats}
