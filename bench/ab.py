@@ -56,7 +56,7 @@ from typing import Any
 
 import blackout
 from blackout import bots
-from blackout.arena import mean_interval
+from blackout.arena import mean_interval, show_everyone
 from blackout.bots.expert import ExpertBot
 from blackout.core.view import View
 
@@ -146,15 +146,6 @@ def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
     return ((scores[lone] - others) / len(hands),
             [h.made[lone] for h in hands],
             [h.made[s] for h in hands for s in range(PLAYERS) if s != lone])
-
-
-def show_everyone(game: blackout.Game, players: list[Any]) -> None:
-    """Show each bot that follows the table (``observe``) its view after a move, as the
-    server and ``blackout play`` do."""
-    for seat, player in enumerate(players):
-        observe = getattr(player, "observe", None)
-        if observe is not None and not game.is_over:
-            observe(game.view(seat))
 
 
 def main() -> int:

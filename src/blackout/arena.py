@@ -37,7 +37,7 @@ from blackout.core.fast import Game
 from blackout.core.rules import variant
 
 __all__ = ["ArenaResult", "BotStats", "Interval", "Margin", "mean_interval", "paired_margins",
-           "percentile", "run_arena", "t_quantile"]
+           "percentile", "run_arena", "show_everyone", "t_quantile"]
 
 # Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -261,7 +261,7 @@ def _play_one(rules: Any, lineup: list[str], game_seed: int, bot_seed: int,
         if rules.bid_changes and game.phase == "bid":
             _offer_bid_changes(game, players, by_seat, tallies)
         _decide(game, players[seat], seat, by_seat[seat], tallies, out_of_turn=False)
-        _show_everyone(game, players)
+        show_everyone(game, players)
     share = 1 / len(game.winners)
     for seat, bot in enumerate(by_seat):
         tally = tallies[bot]
@@ -284,9 +284,10 @@ def _offer_bid_changes(game: Game, players: list[bots.Bot], by_seat: list[str],
             _decide(game, players[seat], seat, by_seat[seat], tallies, out_of_turn=True)
 
 
-def _show_everyone(game: Game, players: list[bots.Bot]) -> None:
-    """Show each bot that follows the table (``observe``) its view after a move, as the
-    server does: the expert learns how the others bid and play from it."""
+def show_everyone(game: Game, players: Sequence[object]) -> None:
+    """Show each bot of ``players`` (one a seat) that follows the table (``observe``) its
+    view after a move, as the server does: the expert learns how the others bid and play
+    from it.  Nothing once the game is over."""
     if game.is_over:
         return
     for seat, player in enumerate(players):

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import math
 import operator
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -337,21 +337,15 @@ class Habits:
             return
         evidence = HandEvidence(view, known, self.models)
         model = self.models.bid
-        for seat, (hand, bid, _, first, last) in evidence.bids.items():
-            row = bid_features(hand, evidence.trump, evidence.players, first, last,
-                               evidence.rules)
+        for seat, (_, bid, *_) in evidence.bids.items():
+            row = evidence.bid_row(seat, 0)  # every card of its hand played
             self._bids.setdefault(seat, []).append(
                 (bid, model.mean(row), model.deviation(row), evidence.cards))
             self._fitted.pop(seat, None)
-        later = [0] * view.players_count
-        for seat, card, trick, need, last_to_play, unplayed in reversed(evidence.plays):
-            later[seat] |= 1 << card
-            cards, rows = play_features(later[seat], trick, evidence.trump, need,
-                                        last_to_play, unplayed)
-            if len(cards) > 1:
-                scores = self.models.play.scores(rows)
-                self._plays.setdefault(seat, []).append((scores, cards.index(card)))
-                self._fitted.pop(seat, None)
+        for seat, card, cards, rows in evidence.choices([0] * view.players_count):
+            scores = self.models.play.scores(rows)
+            self._plays.setdefault(seat, []).append((scores, cards.index(card)))
+            self._fitted.pop(seat, None)
 
     def habit(self, seat: int) -> Habit:
         """The seat's habit: the prior's (the models as fitted) until it is seen."""
@@ -457,23 +451,38 @@ class HandEvidence:
             return 1.0
         chance = self._chances.get((seat, hand))
         if chance is None:
-            played, bid, best, first, last = self.bids[seat]
-            row = bid_features(hand | played, self.trump, self.players, first, last,
-                               self.rules)
+            _, bid, best, _, _ = self.bids[seat]
+            row = self.bid_row(seat, hand)
             model = self.bid_models[seat].chance(bid, row, self.cards) / best
             chance = self._chances[seat, hand] = ANY_BID + (1 - ANY_BID) * model
         return chance
 
-    def play_log_likelihood(self, hands: Sequence[int]) -> float:
-        """The log chance of the hidden seats' plays with ``hands`` (each seat's unplayed
-        cards): at each play, the seat held its cards left and those it played later."""
-        models = self.play_models
-        total = 0.0
+    def bid_row(self, seat: int, hand: int) -> list[float]:
+        """The bid features of the hand the bidder ``seat`` was dealt if ``hand`` are its
+        unplayed cards."""
+        played, _, _, first, last = self.bids[seat]
+        return bid_features(hand | played, self.trump, self.players, first, last,
+                            self.rules)
+
+    def choices(self, hands: Sequence[int]
+                ) -> Iterator[tuple[int, int, list[int], list[list[float]]]]:
+        """Every card the hidden seats played from two or more legal ones, last first,
+        with ``hands`` (each seat's unplayed cards): (seat, card, its legal cards, their
+        features).  At each play, the seat held its cards left and those it played
+        later."""
         later = [0] * len(hands)
         for seat, card, trick, need, last, unplayed in reversed(self.plays):
             later[seat] |= 1 << card
             cards, rows = play_features(hands[seat] | later[seat], trick, self.trump, need,
                                         last, unplayed)
             if len(cards) > 1:
-                total += models[seat].log_chance(card, cards, rows)
+                yield seat, card, cards, rows
+
+    def play_log_likelihood(self, hands: Sequence[int]) -> float:
+        """The log chance of the hidden seats' plays with ``hands`` (each seat's unplayed
+        cards)."""
+        models = self.play_models
+        total = 0.0
+        for seat, card, cards, rows in self.choices(hands):
+            total += models[seat].log_chance(card, cards, rows)
         return total
