@@ -1,6 +1,6 @@
 """The shipped expert expecting the others to err: in its play trees, a node where
 another seat chooses explores ``BLACKOUT_THEIR_EXPLORATION`` (default 2) times as much
-as the seat's own nodes, so the value it backs up is an average over more of their
+as the bot's own nodes, so the value it backs up is an average over more of their
 replies instead of their best reply (the shipped tree takes every seat for as careful a
 searcher as itself)."""
 
