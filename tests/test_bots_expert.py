@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import gc
 import random
+import subprocess
+import sys
 import time
 from functools import partial
 
@@ -203,6 +205,28 @@ def test_two_workers_split_a_fixed_budget_repeatably(moves: int) -> None:
     # A unit of iterations is one sampled deal per candidate.
     assert verdicts[0].deals == 7 * len(_candidates(view))
     assert verdicts[0].action in game.legal_actions()
+
+
+_FORK_SERVER_JUST_STARTED = """
+import multiprocessing.forkserver, signal
+from blackout.bots import expert
+expert._start_fork_server_deaf_to_ctrl_c()
+pid = multiprocessing.forkserver._forkserver._forkserver_pid
+ignored = next(int(line.split()[1], 16) for line in open(f"/proc/{pid}/status")
+               if line.startswith("SigIgn:"))
+print(bool(ignored & (1 << (signal.SIGINT - 1))), signal.getsignal(signal.SIGINT))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_fork_server_ignores_ctrl_c_from_its_first_instant() -> None:
+    # Ctrl-C while the server was still importing (a hint's first moments, under load)
+    # printed its KeyboardInterrupt traceback under `blackout play`. Read at once, before
+    # the server's own imports are done, its SIGINT is already ignored; ours is restored.
+    ran = subprocess.run([sys.executable, "-c", _FORK_SERVER_JUST_STARTED],
+                         capture_output=True, text=True, timeout=60)
+    assert ran.stdout.split() == ["True", "<built-in", "function", "default_int_handler>"], \
+        ran.stderr
 
 
 @pytest.mark.parametrize("model", [POLICY, BASIC])

@@ -63,9 +63,11 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import random
 import signal
+import threading
 import time
 from array import array
 from collections.abc import Callable
@@ -346,9 +348,29 @@ def _pool(workers: int) -> Pool:
     if workers not in _POOLS:
         if not _POOLS:
             atexit.register(_close_pools)
+        _start_fork_server_deaf_to_ctrl_c()
         _POOLS[workers] = multiprocessing.get_context("forkserver").Pool(
             workers, initializer=_leave_interrupts_to_the_parent)
     return _POOLS[workers]
+
+
+def _start_fork_server_deaf_to_ctrl_c() -> None:
+    """The fork server ignores Ctrl-C only once its imports are done; a Ctrl-C before
+    then printed a ``KeyboardInterrupt`` traceback. An ignored signal stays ignored
+    across exec (and Python then installs no handler of its own), so the server is
+    started with SIGINT ignored here, for the few milliseconds its start takes; its
+    workers inherit the same."""
+    previous = signal.getsignal(signal.SIGINT)
+    # Only the main thread may set handlers, and a handler set outside Python (None)
+    # could not be put back.
+    if threading.current_thread() is not threading.main_thread() or previous is None:
+        multiprocessing.forkserver.ensure_running()
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _leave_interrupts_to_the_parent() -> None:
