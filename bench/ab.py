@@ -28,7 +28,8 @@ Variants: ``cheat`` (the shipped expert shown every hand: what perfect informati
 is worth to this search), ``basic``, ``expert`` (a sanity check: margin exactly 0),
 ``policy`` (the expert with ``others="policy"``), ``noinf`` (the expert without the
 learnt bid and play models, ``inference=False``), ``endgame:K`` (the expert solving
-the last K tricks of every play-out exactly), or
+the last K tricks of every play-out exactly), ``expert:KEY=VALUE,...`` (the expert with
+those options, e.g. ``expert:others=policy,their_exploration=1``), or
 ``module:NAME``, a module on ``PYTHONPATH`` with its own ``ExpertBot`` (a modified copy
 of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried).
 Two processes on disjoint deal ranges use both cores; the per-deal lines they print
@@ -94,7 +95,24 @@ def make_bot(kind: str, seed: int, budget: dict[str, Any]) -> Any:
     if kind.startswith("module:"):
         return importlib.import_module(kind.removeprefix("module:")).ExpertBot(
             seed=seed, **budget)
+    if kind.startswith("expert:"):
+        return ExpertBot(seed=seed, **expert_options(kind.removeprefix("expert:")), **budget)
     return bots.create(kind, seed=seed)
+
+
+def expert_options(text: str) -> dict[str, Any]:
+    """``others=policy,their_exploration=1`` as keyword arguments of ``ExpertBot``."""
+    options: dict[str, Any] = {}
+    for pair in text.split(","):
+        key, _, value = pair.partition("=")
+        try:
+            options[key] = int(value)
+        except ValueError:
+            try:
+                options[key] = float(value)
+            except ValueError:
+                options[key] = value
+    return options
 
 
 class CpuTimes:

@@ -29,7 +29,7 @@ from blackout.bots.playout import (
     trick_winner_position,
 )
 from blackout.bots.sampling import Sampler
-from blackout.bots.tree import search_before_play, search_play
+from blackout.bots.tree import EXPLORATION, RIVALRY, _Line, _Search, search_before_play, search_play
 from blackout.core.actions import BIDS, ChooseTrump, Play
 from blackout.core.cards import SUIT_MASKS, Suit, mask_of
 from blackout.core.rules import PRESETS
@@ -251,6 +251,39 @@ def test_a_search_past_its_deadline_starts_no_second_deal(moves: int, model: int
     assert sum(s.visits for s in stats) == 1
 
 
+def _top_reply_share(game: Game, their_exploration: float) -> float:
+    """Search the true deal of ``game`` from the start of a trick and return, over the
+    other seats' well-visited nodes of that trick, the share of visits their most
+    visited card took."""
+    view = game.view(game.to_move)
+    assert view.leader is not None and not view.trick
+    hands = [game.view(s).hands[s] or 0 for s in range(game.n)]
+    search = _Search(view, random.Random(1), EXPLORATION, RIVALRY,
+                     their_exploration=their_exploration)
+    line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
+                 view.declarer, view.leader, [], list(view.tricks_won))
+    for _ in range(3000):
+        line.iterate(list(hands))
+    tree, top, visits = search.tree, 0, 0
+    level = [line.root]
+    for _ in range(game.n - 1):  # the seats after the bot, in this trick
+        level = [child for node in level for child in tree.children[node].values()]
+        for node in level:
+            counts = [tree.visits[child] for child in tree.children[node].values()]
+            if sum(counts) >= 100 and len(counts) > 1:
+                top, visits = top + max(counts), visits + sum(counts)
+    return top / visits
+
+
+def test_the_others_replies_are_explored_as_asked() -> None:
+    # At 1 the others are taken for searchers as careful as the bot: their best reply
+    # takes most visits. Explored 4 times as much, their replies share the visits more.
+    game = Game.new(variant("standard", schedule=[6]), ["a", "b", "c", "d"], seed=3)
+    while game.view(game.to_move).phase != "play":
+        game.apply(BasicBot(seed=1).choose(game.view(game.to_move)))
+    assert _top_reply_share(game, 4.0) < _top_reply_share(game, 1.0) - 0.1
+
+
 def test_equal_cards_are_searched_once() -> None:
     legal = [Play(blackout.Card.parse(c)) for c in ["QS", "JS", "9S", "2H", "3H", "5H"]]
     unseen = mask_of(["10S", "4H", "KS"])  # between 9S and JS, and 3H and 5H
@@ -333,6 +366,9 @@ def test_bad_budgets_are_refused() -> None:
         bots.create("expert", think=0)
     with pytest.raises(ValueError, match="rivalry"):
         bots.create("expert", rivalry=1.5)
+    for their_exploration in (0, -1, float("nan")):
+        with pytest.raises(ValueError, match="their_exploration"):
+            bots.create("expert", their_exploration=their_exploration)
 
 
 def test_a_rivalrous_expert_still_takes_the_tricks_it_bid_for() -> None:

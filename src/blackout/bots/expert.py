@@ -12,7 +12,9 @@ with the fast policy of :mod:`blackout.bots.playout` (its last ``endgame`` trick
 exactly, if asked), and each outcome is scored with
 the table's own :func:`~blackout.core.scoring.hand_points`.  An outcome's value to a
 seat is its points, less ``rivalry`` (0 to 1) times its rivals' average: a rivalrous
-bot, its own score settled, still plays to cost the others theirs.  The candidate
+bot, its own score settled, still plays to cost the others theirs.  The others' choices
+in the tree can be explored ``their_exploration`` times as much as the bot's own (by
+default as much: each is taken for as careful a player as the bot itself).  The candidate
 searched most often is chosen.
 
 How the others play is a model (``others``).  By default (``auto``) the bot watches
@@ -92,6 +94,7 @@ from blackout.bots.playout import (
 from blackout.bots.tree import (
     EXPLORATION,
     RIVALRY,
+    THEIR_EXPLORATION,
     Fits,
     PlayLikelihood,
     Start,
@@ -181,7 +184,10 @@ class ExpertBot:
     ``think`` is the time budget per decision in seconds; ``iterations``, if given,
     replaces it by a fixed number of simulations per candidate action.  ``others``
     is the model of the other players (one of :data:`OTHERS`) and ``rivalry`` (0 to 1,
-    default: see the module docstring) how much their points count against the bot's.
+    default: see the module docstring) how much their points count against the bot's;
+    ``their_exploration`` how many times as much the search explores the others'
+    choices as its own (1 takes them for as careful as itself; see
+    :data:`blackout.bots.tree.THEIR_EXPLORATION`).
     The bot remembers what it has seen of the others during one game: use a bot for
     one game at a time.
     """
@@ -193,11 +199,15 @@ class ExpertBot:
     def __init__(self, seed: int | None = None, think: float = 1.0,
                  iterations: int | None = None, workers: int | None = None,
                  rivalry: float | None = None, others: str = "auto",
-                 endgame: int = ENDGAME, inference: bool = INFERENCE) -> None:
+                 endgame: int = ENDGAME, inference: bool = INFERENCE,
+                 their_exploration: float = THEIR_EXPLORATION) -> None:
         if rivalry is not None and not 0 <= rivalry <= 1:
             raise ValueError("rivalry must be between 0 and 1")
         if not 0 <= endgame <= 13:
             raise ValueError("endgame must be 0 to 13 tricks")
+        if not their_exploration > 0:
+            raise ValueError("their_exploration must be a positive number")
+        self.their_exploration = their_exploration
         self.endgame = endgame
         self.inference = inference
         if others not in OTHERS:
@@ -272,13 +282,14 @@ class ExpertBot:
             cards = [action.card for action in candidates if isinstance(action, Play)]
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
-                     rivalry, models, fits, self.endgame, plays, pool)
+                     rivalry, models, fits, self.endgame, plays, pool,
+                     self.their_exploration)
                     for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
                      share, self.exploration, rivalry, models, fits, self.endgame,
-                     plays, pool)
+                     plays, pool, self.their_exploration)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):

@@ -60,8 +60,8 @@ from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import View
 
 __all__ = [
-    "EXPLORATION", "RIVALRY", "Fits", "PlayLikelihood", "Start", "Stats", "search_before_play",
-    "search_play",
+    "EXPLORATION", "RIVALRY", "THEIR_EXPLORATION", "Fits", "PlayLikelihood", "Start", "Stats",
+    "search_before_play", "search_play",
 ]
 
 #: How much a point scored by a rival (on average) counts against one's own, by default:
@@ -72,6 +72,13 @@ RIVALRY = 0.0
 #: UCB's exploration constant, as a share of the spread of the values seen so far, so
 #: it suits every scoring (pbmserv's points, Potomac's penalties, tricks + 10).
 EXPLORATION = 0.7
+#: How many times as much the nodes where another seat chooses are explored as the
+#: deciding seat's own.  At 1 every other seat is taken for as careful a searcher as
+#: the bot, whose reply is its best; above 1, what such a node backs up averages over
+#: more of their replies, as against players who err.  2 gained at small budgets
+#: against OpenSpiel's ISMCTS but not at equal time, against ISMCTS as shipped or
+#: against ``basic`` (bench/RESULTS.md, sixteenth session), so 1 stays the default.
+THEIR_EXPLORATION = 1.0
 
 #: ``plays(deal)``: the log chance of the cards the hidden seats have played so far, had
 #: they held the deal's hands (see :mod:`blackout.bots.inference`).
@@ -122,14 +129,17 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 iterations: int | None, exploration: float = EXPLORATION,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
                 fits: Fits | None = None, endgame: int = 0,
-                plays: PlayLikelihood | None = None, pool: int = POOL_DEALS) -> list[Stats]:
+                plays: PlayLikelihood | None = None, pool: int = POOL_DEALS,
+                their_exploration: float = THEIR_EXPLORATION) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
     each seat is expected to play (see :class:`_Search`); the last ``endgame`` tricks
     of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`);
-    ``fits`` and ``plays`` choose the sampled deals from a ``pool`` (see :func:`_deals`)."""
-    search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
+    ``fits`` and ``plays`` choose the sampled deals from a ``pool`` (see :func:`_deals`);
+    the other seats' nodes are explored ``their_exploration`` times as much as its own."""
+    search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame,
+                     their_exploration)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
                  view.declarer, view.leader, [card for _, card in view.trick],
@@ -151,10 +161,12 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        exploration: float = EXPLORATION, rivalry: float = RIVALRY,
                        models: Sequence[int] | None = None, fits: Fits | None = None,
                        endgame: int = 0, plays: PlayLikelihood | None = None,
-                       pool: int = POOL_DEALS) -> list[Stats]:
+                       pool: int = POOL_DEALS,
+                       their_exploration: float = THEIR_EXPLORATION) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
-    search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame)
+    search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame,
+                     their_exploration)
     stats = [Stats() for _ in actions]
     lines: list[dict[Start, _Line]] = [{} for _ in actions]
     seat = view.own_seat
@@ -263,15 +275,19 @@ class _Search:
     and how each seat is expected to play: ``models[s]`` is
     :data:`~blackout.bots.playout.POLICY` (by UCB in the tree, by the play-out policy
     below it) or :data:`~blackout.bots.playout.BASIC` (the basic bot's card, in the
-    tree too).  The deciding seat always searches its own cards."""
+    tree too).  The deciding seat always searches its own cards; the others' nodes are
+    explored ``their_exploration`` times as much (see :data:`THEIR_EXPLORATION`)."""
 
     def __init__(self, view: View, rng: random.Random, exploration: float,
-                 rivalry: float, models: Sequence[int] | None = None, endgame: int = 0) -> None:
+                 rivalry: float, models: Sequence[int] | None = None, endgame: int = 0,
+                 their_exploration: float = THEIR_EXPLORATION) -> None:
         self.rng = rng
         self.endgame = endgame
         self.models = tuple(models) if models is not None else (POLICY,) * view.players_count
         self.unseen = view.unseen()
         self.exploration = exploration
+        self.their_exploration = their_exploration
+        self.me = view.own_seat
         self.rivalry = rivalry
         self.rules = view.rules
         self.players = view.players_count
@@ -280,9 +296,11 @@ class _Search:
         self.high = -math.inf
         self.tree = _Tree()
 
-    def explore(self) -> float:
-        """UCB's constant for the values seen so far."""
-        return self.exploration * (self.high - self.low) if self.high > self.low else 1.0
+    def explore(self, seat: int | None = None) -> float:
+        """UCB's constant for the values seen so far, at a node where ``seat`` (by
+        default the deciding one) chooses."""
+        constant = self.exploration * (self.high - self.low) if self.high > self.low else 1.0
+        return constant if seat in (None, self.me) else constant * self.their_exploration
 
     def choose(self, stats: list[Stats]) -> int:
         """UCB among the root's candidates, every one available every time; each is
@@ -349,14 +367,14 @@ class _Line:
             hand = hands[seat]
             legal = playable(hand, trick)
             if first_card < 0:  # the deciding seat's card, at the root
-                card, node, grown = self._select(node, legal & self.first)
+                card, node, grown = self._select(node, legal & self.first, seat)
                 first_card = card
             elif models[seat] == BASIC:
                 card = model_card(hand, remaining & ~hand | deck, trick, trump,
                                   self.goals.targets[seat] - won[seat], len(trick) == n - 1)
                 node, grown = self._follow(node, card)
             else:
-                card, node, grown = self._select(node, legal)
+                card, node, grown = self._select(node, legal, seat)
             path.append((node, seat))
             hands[seat] = hand & ~(1 << card)
             remaining &= ~(1 << card)
@@ -374,15 +392,15 @@ class _Line:
             total[visited] += values[mover]
         return first_card, outcome
 
-    def _select(self, node: int, legal: int) -> tuple[int, int, bool]:
-        """The card played at ``node`` among the ``legal`` ones of this deal, the child
-        for it and whether that child is new (then the play-out takes over)."""
+    def _select(self, node: int, legal: int, seat: int) -> tuple[int, int, bool]:
+        """The card ``seat`` plays at ``node`` among the ``legal`` ones of this deal, the
+        child for it and whether that child is new (then the play-out takes over)."""
         tree = self.search.tree
         children, visits, avail, total = tree.children[node], tree.visits, tree.avail, tree.total
         untried = []
         best_score = -math.inf
         best = -1
-        explore = self.search.explore()
+        explore = self.search.explore(seat)
         log, sqrt = math.log, math.sqrt
         while legal:
             low = legal & -legal
