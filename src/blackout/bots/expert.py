@@ -14,9 +14,7 @@ the table's own :func:`~blackout.core.scoring.hand_points`.  An outcome's value 
 seat is its points, less ``rivalry`` (0 to 1) times its rivals' average: a rivalrous
 bot, its own score settled, still plays to cost the others theirs.  The others' choices
 in the tree can be explored ``their_exploration`` times as much as the bot's own (by
-default as much: each is taken for as careful a player as the bot itself), and with
-``their_view="hand"`` each chooses by whether its cards can take the trick, not only by
-the moves made (see :data:`blackout.bots.tree.THEIR_VIEWS`).  The candidate
+default as much: each is taken for as careful a player as the bot itself).  The candidate
 searched most often is chosen.
 
 How the others play is a model (``others``).  By default (``auto``) the bot watches
@@ -97,7 +95,6 @@ from blackout.bots.tree import (
     EXPLORATION,
     RIVALRY,
     THEIR_EXPLORATION,
-    THEIR_VIEWS,
     Fits,
     PlayLikelihood,
     Start,
@@ -190,8 +187,7 @@ class ExpertBot:
     default: see the module docstring) how much their points count against the bot's;
     ``their_exploration`` how many times as much the search explores the others'
     choices as its own (1 takes them for as careful as itself; see
-    :data:`blackout.bots.tree.THEIR_EXPLORATION`); ``their_view`` what their choices
-    in the tree depend on (one of :data:`blackout.bots.tree.THEIR_VIEWS`).
+    :data:`blackout.bots.tree.THEIR_EXPLORATION`).
     The bot remembers what it has seen of the others during one game: use a bot for
     one game at a time.
     """
@@ -204,8 +200,7 @@ class ExpertBot:
                  iterations: int | None = None, workers: int | None = None,
                  rivalry: float | None = None, others: str = "auto",
                  endgame: int = ENDGAME, inference: bool = INFERENCE,
-                 their_exploration: float = THEIR_EXPLORATION,
-                 their_view: str = THEIR_VIEWS[0]) -> None:
+                 their_exploration: float = THEIR_EXPLORATION) -> None:
         if rivalry is not None and not 0 <= rivalry <= 1:
             raise ValueError("rivalry must be between 0 and 1")
         if not 0 <= endgame <= 13:
@@ -213,9 +208,6 @@ class ExpertBot:
         if not their_exploration > 0:
             raise ValueError("their_exploration must be a positive number")
         self.their_exploration = their_exploration
-        if their_view not in THEIR_VIEWS:
-            raise ValueError(f"their_view must be one of {', '.join(THEIR_VIEWS)}")
-        self.their_view = their_view
         self.endgame = endgame
         self.inference = inference
         if others not in OTHERS:
@@ -291,13 +283,13 @@ class ExpertBot:
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
                      rivalry, models, fits, self.endgame, plays, pool,
-                     self.their_exploration, self.their_view)
+                     self.their_exploration)
                     for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
                      share, self.exploration, rivalry, models, fits, self.endgame,
-                     plays, pool, self.their_exploration, self.their_view)
+                     plays, pool, self.their_exploration)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):

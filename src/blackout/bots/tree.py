@@ -46,14 +46,12 @@ from blackout.bots.playout import (
     BASIC,
     NO_TRUMP,
     POLICY,
-    SUIT_MASKS,
     Goals,
     endgame_for,
     goals_for,
     model_card,
     next_turn,
     play_out,
-    trick_winner_position,
 )
 from blackout.bots.sampling import Fits, Sampler
 from blackout.core.actions import Action, BidAction
@@ -62,8 +60,8 @@ from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import View
 
 __all__ = [
-    "EXPLORATION", "RIVALRY", "THEIR_EXPLORATION", "THEIR_VIEWS", "Fits", "PlayLikelihood",
-    "Start", "Stats", "search_before_play", "search_play",
+    "EXPLORATION", "RIVALRY", "THEIR_EXPLORATION", "Fits", "PlayLikelihood", "Start", "Stats",
+    "search_before_play", "search_play",
 ]
 
 #: How much a point scored by a rival (on average) counts against one's own, by default:
@@ -81,13 +79,6 @@ EXPLORATION = 0.7
 #: against OpenSpiel's ISMCTS but not at equal time, against ISMCTS as shipped or
 #: against ``basic`` (bench/RESULTS.md, sixteenth session), so 1 stays the default.
 THEIR_EXPLORATION = 1.0
-#: What the others' choices in the tree depend on: ``"public"``, the moves made only (a
-#: single-observer tree: another seat chooses the same card whatever it holds, but for
-#: the cards it may play); ``"hand"``, also whether the cards it may play can take the
-#: trick as it stands (all, some or none of them: its statistics are kept apart for
-#: each), so that a seat that can take the trick is not judged by the deals where it
-#: cannot.
-THEIR_VIEWS = ("public", "hand")
 
 #: ``plays(deal)``: the log chance of the cards the hidden seats have played so far, had
 #: they held the deal's hands (see :mod:`blackout.bots.inference`).
@@ -139,18 +130,16 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
                 fits: Fits | None = None, endgame: int = 0,
                 plays: PlayLikelihood | None = None, pool: int = POOL_DEALS,
-                their_exploration: float = THEIR_EXPLORATION,
-                their_view: str = THEIR_VIEWS[0]) -> list[Stats]:
+                their_exploration: float = THEIR_EXPLORATION) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
     each seat is expected to play (see :class:`_Search`); the last ``endgame`` tricks
     of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`);
     ``fits`` and ``plays`` choose the sampled deals from a ``pool`` (see :func:`_deals`);
-    the other seats' nodes are explored ``their_exploration`` times as much as its own
-    and choose by ``their_view`` (see :data:`THEIR_VIEWS`)."""
+    the other seats' nodes are explored ``their_exploration`` times as much as its own."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame,
-                     their_exploration, their_view)
+                     their_exploration)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
                  view.declarer, view.leader, [card for _, card in view.trick],
@@ -172,12 +161,11 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        models: Sequence[int] | None = None, fits: Fits | None = None,
                        endgame: int = 0, plays: PlayLikelihood | None = None,
                        pool: int = POOL_DEALS,
-                       their_exploration: float = THEIR_EXPLORATION,
-                       their_view: str = THEIR_VIEWS[0]) -> list[Stats]:
+                       their_exploration: float = THEIR_EXPLORATION) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame,
-                     their_exploration, their_view)
+                     their_exploration)
     stats = [Stats() for _ in actions]
     lines: list[dict[Start, _Line]] = [{} for _ in actions]
 
@@ -286,21 +274,17 @@ class _Search:
     :data:`~blackout.bots.playout.POLICY` (by UCB in the tree, by the play-out policy
     below it) or :data:`~blackout.bots.playout.BASIC` (the basic bot's card, in the
     tree too).  The deciding seat always searches its own cards; the others' nodes are
-    explored ``their_exploration`` times as much (see :data:`THEIR_EXPLORATION`) and,
-    with ``their_view`` ``"hand"``, their statistics kept by what their hand can do
-    (``by_hand``: a node's and a hand's kind to the node whose children count them)."""
+    explored ``their_exploration`` times as much (see :data:`THEIR_EXPLORATION`)."""
 
     def __init__(self, view: View, rng: random.Random, exploration: float,
                  rivalry: float, models: Sequence[int] | None = None, endgame: int = 0,
-                 their_exploration: float = THEIR_EXPLORATION,
-                 their_view: str = THEIR_VIEWS[0]) -> None:
+                 their_exploration: float = THEIR_EXPLORATION) -> None:
         self.rng = rng
         self.endgame = endgame
         self.models = tuple(models) if models is not None else (POLICY,) * view.players_count
         self.unseen = view.unseen()
         self.exploration = exploration
         self.their_exploration = their_exploration
-        self.by_hand: dict[int, int] | None = {} if their_view == "hand" else None
         self.me = view.own_seat
         self.rivalry = rivalry
         self.rules = view.rules
@@ -372,9 +356,8 @@ class _Line:
         remaining = 0
         for hand in hands:
             remaining |= hand
-        search = self.search
-        models, me, by_hand = search.models, search.me, search.by_hand
-        deck = search.unseen & ~remaining  # the cards nobody holds in this deal
+        models = self.search.models
+        deck = self.search.unseen & ~remaining  # the cards nobody holds in this deal
         node = self.root
         path: list[tuple[int, int]] = []
         first_card = -1
@@ -387,14 +370,6 @@ class _Line:
             elif models[seat] == BASIC:
                 card = model_card(hand, remaining & ~hand | deck, trick, trump,
                                   self.goals.targets[seat] - won[seat], len(trick) == n - 1)
-                node, grown = self._follow(node, card)
-            elif by_hand is not None and seat != me:
-                key = node << 2 | _can_take(legal, trick, trump)
-                counts = by_hand.get(key)
-                if counts is None:
-                    counts = by_hand[key] = search.tree.add()
-                card, counted, _ = self._select(counts, legal, seat)
-                path.append((counted, seat))
                 node, grown = self._follow(node, card)
             else:
                 card, node, grown = self._select(node, legal, seat)
@@ -409,7 +384,7 @@ class _Line:
             play_out(hands, trump, leader, trick, won, self.goals, models, deck, self.endgame)
         outcome = self._outcome(tuple(won))
         values = outcome.values
-        visits, total = search.tree.visits, search.tree.total
+        visits, total = self.search.tree.visits, self.search.tree.total
         for visited, mover in path:
             visits[visited] += 1
             total[visited] += values[mover]
@@ -469,16 +444,3 @@ class _Line:
                          for s in range(n))
             outcome = self.outcomes[won] = Outcome(points, search.values(points), tricks, made)
         return outcome
-
-
-def _can_take(legal: int, trick: list[int], trump: int) -> int:
-    """What the cards a seat may play can do to the trick as it stands: 0 when it
-    leads, 1 when none takes it, 2 when all do, 3 when some do."""
-    if not trick:
-        return 0
-    best = trick[trick_winner_position(trick, trump)]
-    suit = best // 13
-    takers = legal & SUIT_MASKS[suit] & -(2 << best)
-    if trump >= 0 and suit != trump:
-        takers |= legal & SUIT_MASKS[trump]
-    return 1 if not takers else 2 if takers == legal else 3
