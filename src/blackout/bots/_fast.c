@@ -347,7 +347,7 @@ static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, 
         int card = models[seat] == 1
                        ? basic_card(hand, (remaining & ~hand) | deck, trick, len, trump,
                                     target - won[seat], len == n - 1)
-                       : choose_card(hand, (remaining & ~hand) | deck, trick, len, trump, need,
+                       : choose_card(hand, remaining & ~hand, trick, len, trump, need,
                                      len == n - 1, ally_winning);
         hands[seat] = hand & ~(1ULL << card);
         remaining &= ~(1ULL << card);

@@ -350,7 +350,7 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
             card = basic_card(hand, remaining & ~hand | deck, trick, trump, target - won[seat],
                               len(trick) == n - 1)
         else:
-            card = choose_card(hand, remaining & ~hand | deck, trick, trump, need,
+            card = choose_card(hand, remaining & ~hand, trick, trump, need,
                                len(trick) == n - 1, ally_winning)
         hands[seat] = hand & ~(1 << card)
         remaining &= ~(1 << card)
