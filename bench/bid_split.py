@@ -1,0 +1,100 @@
+"""Where a `bench/bots.py` margin comes from: the bids or the play.
+
+Every deal of `bench/bots.py` is played twice with the same cards, so each seat's
+cards are held once by the expert and once by ISMCTS.  This compares the two on the
+same cards, seat by seat: where both bid the same, any difference is the play's (and
+the other seats'); where they bid differently, the bid is where they parted.  For each
+group it prints how often it happens, how often each side made its bid exactly, and the
+expert's points less ISMCTS's on those cards (OpenSpiel's `oh_hell` scoring: a point a
+trick, 10 more for an exact bid), with a 95% interval over deals::
+
+    .venv/bin/python bench/bid_split.py RUN.jsonl [RUN.jsonl ...]
+
+The files are `bench/bots.py`'s output (one line a deal; its summary lines are skipped).
+Runs on the same deals are pooled as independent deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections import defaultdict
+from typing import Any
+
+from blackout.arena import mean_interval
+
+GROUPS = ("same bid", "expert bid higher", "expert bid lower")
+
+
+def points(bid: int, tricks: int) -> int:
+    """OpenSpiel's `oh_hell` score of one seat."""
+    return tricks + (10 if bid == tricks else 0)
+
+
+def split(lines: list[str]) -> dict[str, Any]:
+    """Each group's seat-hands, exact bids and points difference per deal."""
+    by_deal: dict[str, list[float]] = defaultdict(list)  # per deal: the group's total
+    seats: dict[str, int] = defaultdict(int)
+    exact: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    deals = 0
+    for line in lines:
+        record = json.loads(line)
+        if "games" not in record:
+            continue  # a run's summary
+        deals += 1
+        totals: dict[str, float] = defaultdict(float)
+        first, second = record["games"]
+        for seat in range(len(first["bids"])):
+            ours, theirs = (first, second) if seat in first["experts"] else (second, first)
+            our_bid, our_tricks = ours["bids"][seat], ours["tricks"][seat]
+            their_bid, their_tricks = theirs["bids"][seat], theirs["tricks"][seat]
+            group = GROUPS[0 if our_bid == their_bid else 1 if our_bid > their_bid else 2]
+            totals[group] += points(our_bid, our_tricks) - points(their_bid, their_tricks)
+            seats[group] += 1
+            exact[group][0] += our_bid == our_tricks
+            exact[group][1] += their_bid == their_tricks
+        for group in GROUPS:
+            by_deal[group].append(totals[group])
+    result: dict[str, dict[str, float]] = {}
+    all_seats = sum(seats.values())
+    for group in GROUPS:
+        if not seats[group]:
+            continue
+        interval = mean_interval(by_deal[group])
+        result[group] = {
+            "share": round(seats[group] / all_seats, 3),
+            "exact_expert": round(exact[group][0] / seats[group], 3),
+            "exact_ismcts": round(exact[group][1] / seats[group], 3),
+            # The group's points difference a deal, over every deal (0 where it did not
+            # occur), so the three groups add up to 4 × the run's margin a hand.
+            "points_a_deal": round(interval.mean, 2),
+            "ci95": round(interval.half_width, 2),
+            "points_a_seat_hand": round(statistics.fmean(by_deal[group]) * deals
+                                        / seats[group], 2),
+        }
+    return {"deals": deals, "seat_hands": all_seats, "groups": result}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", help="bench/bots.py output files (JSON lines)")
+    args = parser.parse_args()
+    lines: list[str] = []
+    for path in args.runs:
+        try:
+            with open(path, encoding="utf-8") as file:
+                lines.extend(line for line in file if line.strip())
+        except OSError as error:
+            parser.error(f"cannot read {path}: {error.strerror}")
+    try:
+        print(json.dumps(split(lines), indent=1))
+    except (ValueError, KeyError) as error:
+        print(f"not bench/bots.py output: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
