@@ -68,7 +68,8 @@ def split(lines: list[str]) -> dict[str, Any]:
             "exact_expert": round(exact[group][0] / seats[group], 3),
             "exact_ismcts": round(exact[group][1] / seats[group], 3),
             # The group's points difference a deal, over every deal (0 where it did not
-            # occur), so the three groups add up to 4 × the run's margin a hand.
+            # occur): the three add up to the four seats' difference a deal, about 4 ×
+            # the run's margin (which weighs the lone seat of each game more).
             "points_a_deal": round(interval.mean, 2),
             "ci95": round(interval.half_width, 2),
             "points_a_seat_hand": round(statistics.fmean(by_deal[group]) * deals
