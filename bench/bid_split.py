@@ -91,7 +91,7 @@ def main() -> int:
             parser.error(f"cannot read {path}: {error.strerror}")
     try:
         print(json.dumps(split(lines), indent=1))
-    except (ValueError, KeyError) as error:
+    except (ValueError, KeyError, TypeError) as error:
         print(f"not bench/bots.py output: {error}", file=sys.stderr)
         return 2
     return 0
