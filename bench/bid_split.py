@@ -5,8 +5,9 @@ cards are held once by the expert and once by ISMCTS.  This compares the two on 
 same cards, seat by seat: where both bid the same, any difference is the play's (and
 the other seats'); where they bid differently, the bid is where they parted.  For each
 group it prints how often it happens, how often each side made its bid exactly, and the
-expert's points less ISMCTS's on those cards (OpenSpiel's `oh_hell` scoring: a point a
-trick, 10 more for an exact bid), with a 95% interval over deals::
+expert's points less ISMCTS's on those cards (OpenSpiel's `oh_hell` scoring, as the core
+scores `bench/ab.py`'s `oh_hell_rules`: a point a trick, 10 more for an exact bid), with a
+95% interval over deals::
 
     .venv/bin/python bench/bid_split.py RUN.jsonl [RUN.jsonl ...]
 
@@ -18,19 +19,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 from collections import defaultdict
 from typing import Any
 
+from ab import oh_hell_rules  # bench/ is on the path when run as a script
 from blackout.arena import mean_interval
+from blackout.core.scoring import player_points
 
 GROUPS = ("same bid", "expert bid higher", "expert bid lower")
-
-
-def points(bid: int, tricks: int) -> int:
-    """OpenSpiel's `oh_hell` score of one seat."""
-    return tricks + (10 if bid == tricks else 0)
 
 
 def split(lines: list[str]) -> dict[str, Any]:
@@ -46,12 +43,15 @@ def split(lines: list[str]) -> dict[str, Any]:
         deals += 1
         totals: dict[str, float] = defaultdict(float)
         first, second = record["games"]
+        cards = sum(first["tricks"])
+        rules = oh_hell_rules(cards)
         for seat in range(len(first["bids"])):
             ours, theirs = (first, second) if seat in first["experts"] else (second, first)
             our_bid, our_tricks = ours["bids"][seat], ours["tricks"][seat]
             their_bid, their_tricks = theirs["bids"][seat], theirs["tricks"][seat]
             group = GROUPS[0 if our_bid == their_bid else 1 if our_bid > their_bid else 2]
-            totals[group] += points(our_bid, our_tricks) - points(their_bid, their_tricks)
+            totals[group] += (player_points(rules, cards, our_bid, our_tricks)
+                              - player_points(rules, cards, their_bid, their_tricks))
             seats[group] += 1
             exact[group][0] += our_bid == our_tricks
             exact[group][1] += their_bid == their_tricks
@@ -72,8 +72,7 @@ def split(lines: list[str]) -> dict[str, Any]:
             # the run's margin (which weighs the lone seat of each game more).
             "points_a_deal": round(interval.mean, 2),
             "ci95": round(interval.half_width, 2),
-            "points_a_seat_hand": round(statistics.fmean(by_deal[group]) * deals
-                                        / seats[group], 2),
+            "points_a_seat_hand": round(sum(by_deal[group]) / seats[group], 2),
         }
     return {"deals": deals, "seat_hands": all_seats, "groups": result}
 
