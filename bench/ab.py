@@ -146,6 +146,7 @@ def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
                for s in range(PLAYERS)]
     while not game.is_over:
         seat = game.to_move
+        assert seat is not None  # the game is not over
         player = players[seat]
         view = game.view(seat)
         started = time.process_time()

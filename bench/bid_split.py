@@ -7,7 +7,9 @@ the other seats'); where they bid differently, the bid is where they parted.  Fo
 group it prints how often it happens, how often each side made its bid exactly, and the
 expert's points less ISMCTS's on those cards (OpenSpiel's `oh_hell` scoring, as the core
 scores `bench/ab.py`'s `oh_hell_rules`: a point a trick, 10 more for an exact bid), with a
-95% interval over deals::
+95% interval over deals.  It also prints each side's mean points a seat-hand over all of
+them: between runs on the same deals, whether a margin moved with the expert's own
+points or with ISMCTS's::
 
     .venv/bin/python bench/bid_split.py RUN.jsonl [RUN.jsonl ...]
 
@@ -35,6 +37,7 @@ def split(lines: list[str]) -> dict[str, Any]:
     by_deal: dict[str, list[float]] = defaultdict(list)  # per deal: the group's total
     seats: dict[str, int] = defaultdict(int)
     exact: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    points = {"expert": 0, "ismcts": 0}  # every seat-hand's points, by who held the cards
     deals = 0
     for line in lines:
         record = json.loads(line)
@@ -50,8 +53,11 @@ def split(lines: list[str]) -> dict[str, Any]:
             our_bid, our_tricks = ours["bids"][seat], ours["tricks"][seat]
             their_bid, their_tricks = theirs["bids"][seat], theirs["tricks"][seat]
             group = GROUPS[0 if our_bid == their_bid else 1 if our_bid > their_bid else 2]
-            totals[group] += (player_points(rules, cards, our_bid, our_tricks)
-                              - player_points(rules, cards, their_bid, their_tricks))
+            ours_points = player_points(rules, cards, our_bid, our_tricks)
+            theirs_points = player_points(rules, cards, their_bid, their_tricks)
+            totals[group] += ours_points - theirs_points
+            points["expert"] += ours_points
+            points["ismcts"] += theirs_points
             seats[group] += 1
             exact[group][0] += our_bid == our_tricks
             exact[group][1] += their_bid == their_tricks
@@ -74,7 +80,11 @@ def split(lines: list[str]) -> dict[str, Any]:
             "ci95": round(interval.half_width, 2),
             "points_a_seat_hand": round(sum(by_deal[group]) / seats[group], 2),
         }
-    return {"deals": deals, "seat_hands": all_seats, "groups": result}
+    # Whether a margin comes from the expert's own points or from ISMCTS's: compare runs
+    # on the same deals.
+    means = {side: round(total / all_seats, 2) for side, total in points.items()}
+    return {"deals": deals, "seat_hands": all_seats, "points_a_seat_hand": means,
+            "groups": result}
 
 
 def main() -> int:

@@ -23,6 +23,7 @@ import collections
 import dataclasses
 import json
 import sys
+from typing import Any
 
 from ab import oh_hell_rules  # bench/ is on the path when run as a script
 from blackout import Deal, Game
@@ -35,7 +36,7 @@ from blackout.core.cards import Suit, cards_in
 PLAYERS = 4
 
 
-def games(paths: list[str]) -> list[tuple[dict, dict]]:
+def games(paths: list[str]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(deal line, game record) of every game in the files, in order."""
     found = []
     for path in paths:

@@ -198,6 +198,7 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
     ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
               for s in range(PLAYERS) if s not in expert_seats}
     times: dict[str, list[float]] = {"expert": [], "ismcts": []}
+    plays: list[int] = []  # the cards in the order played, for bench/regret.py
     while not state.is_terminal():
         seat = state.current_player()
         assert seat == game.to_move, (seat, game.to_move)
@@ -215,14 +216,17 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
             move = ismcts[seat].step(os_game, state, game.view(seat))
             times["ismcts"].append(time.perf_counter() - start)
         state.apply_action(move)
-        game.apply(os_action_to_ours(move))
+        action = os_action_to_ours(move)
+        game.apply(action)
+        if isinstance(action, Play):
+            plays.append(int(action.card))
     scores = [int(x) for x in state.returns()]
     assert game.is_over and game.scores == scores, (game.scores, scores)
     hand = game.hands_played[0]
     record = {"dealer": hand.dealer, "hands": [mask_of(h) for h in deal.hands],
               "turn_up": deal.turn_up,
               "bids": [getattr(b, "tricks", None) for b in hand.bids],
-              "tricks": list(hand.tricks), "experts": sorted(expert_seats)}
+              "tricks": list(hand.tricks), "experts": sorted(expert_seats), "plays": plays}
     return scores, _mean(times["expert"]), _mean(times["ismcts"]), record
 
 
