@@ -47,8 +47,7 @@ from blackout.core.cards import cards_in
 from blackout.core.view import View
 
 
-def positions(records: list[str], cards: int, bids: bool
-              ) -> Iterator[tuple[int, View, tuple[int | None, ...]]]:
+def positions(records: list[str], bids: bool) -> Iterator[tuple[int, View, tuple[int | None, ...]]]:
     """(key, view, every seat's unplayed cards) at each bid after the first (``bids``)
     or each card played with a choice, in record order."""
     for deal, record in games(records):
@@ -56,6 +55,7 @@ def positions(records: list[str], cards: int, bids: bool
             raise SystemExit("regret: these records hold no plays; make them with this "
                              "version of bench/bots.py")
         hands = [sorted(cards_in(h)) for h in record["hands"]]
+        cards = sum(record["tricks"])
         game = Game.new(oh_hell_rules(cards), [f"p{s}" for s in range(PLAYERS)],
                         deals=[Deal(hands=hands, turn_up=record["turn_up"],
                                     dealer=record["dealer"])])
@@ -82,7 +82,7 @@ def _every_hand(game: Game) -> tuple[int | None, ...]:
 
 def judge_values(view: View, every_hand: tuple[int | None, ...], key: int, iterations: int,
                  chosen: set[Action]) -> dict[Action, float]:
-    """The judge's mean points for each card it searches and each of ``chosen``."""
+    """The judge's mean points for each action it searches and each of ``chosen``."""
     judged = dataclasses.replace(view, hands=every_hand)
     judge = ExpertBot(seed=key, iterations=iterations, workers=1)
     values = judge.evaluate(judged)
@@ -111,7 +111,6 @@ def main() -> int:
     parser.add_argument("records", nargs="*", help="bench/bots.py output (JSON lines)")
     parser.add_argument("--versions", default="expert",
                         help="comma-separated: expert, module:NAME, ... (default expert)")
-    parser.add_argument("--cards", type=int, default=7)
     parser.add_argument("--bids", action="store_true",
                         help="the bids after the first, not the cards")
     parser.add_argument("--positions", type=int, default=300)
@@ -153,7 +152,7 @@ def measure(args: argparse.Namespace, versions: list[str], out: TextIO
     budget: dict[str, Any] = ({"think": args.think, "workers": 1} if args.think
                               else {"iterations": args.iterations})
     lines: list[dict[str, Any]] = []
-    found = positions(args.records, args.cards, args.bids)
+    found = positions(args.records, args.bids)
     for number, (key, view, every_hand) in enumerate(found):
         if len(lines) >= args.positions:
             break
