@@ -42,7 +42,8 @@ def main() -> int:
     deals, search_play = tree._deals, tree.search_play
 
     def timed_deals(view: Any, search: Any, fits: Any, deadline: float,
-                    iterations: int | None, plays: Any = None, pool_size: int = 64) -> Any:
+                    iterations: int | None, plays: Any = None,
+                    pool_size: int = tree.POOL_DEALS) -> Any:
         started = time.monotonic()
         found = deals(view, search, fits, deadline, iterations, plays, pool_size)
         build[view.phase].append(time.monotonic() - started)

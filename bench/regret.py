@@ -125,24 +125,23 @@ def main() -> int:
     args = parser.parse_args()
     versions = args.versions.split(",")
     try:
+        found: list[dict[str, Any]] = []
         if args.pool:
-            pooled = []
             for path in args.pool:
                 with open(path) as lines:
-                    pooled += [json.loads(line) for line in lines]
-            print(json.dumps(report(versions, pooled)))
-            return 0
-        with open(args.lines or os.devnull, "w") as out:
-            found = measure(args, versions, out)
+                    found += [json.loads(line) for line in lines]
+        else:
+            with open(args.lines or os.devnull, "w") as out:
+                found = measure(args, versions, out)
+        if not found:
+            parser.error("no positions in these files")
+        print(json.dumps(report(versions, found)))
     except OSError as error:
         parser.error(f"cannot read or write {error.filename}: {error.strerror}")
     except (ValueError, KeyError, TypeError) as error:
         print(f"regret: not bench/bots.py records, or --pool lines of other "
               f"--versions: {error!r}", file=sys.stderr)
         return 2
-    if not found:
-        parser.error("no positions in these records")
-    print(json.dumps(report(versions, found)))
     return 0
 
 
@@ -162,9 +161,8 @@ def measure(args: argparse.Namespace, versions: list[str], out: TextIO
                   for version in versions}
         values = judge_values(view, every_hand, key, args.judge, set(chosen.values()))
         best = max(values.values())
-        line = {"key": key, "played": sum(view.tricks_won) * PLAYERS + len(view.trick),
-                "regret": {version: best - values[action]
-                           for version, action in chosen.items()}}
+        line = {"key": key, "regret": {version: best - values[action]
+                                       for version, action in chosen.items()}}
         lines.append(line)
         print(json.dumps(line), file=out, flush=True)
         if len(lines) % 50 == 0:
