@@ -40,28 +40,27 @@ def main() -> int:
     build: dict[str, list[float]] = collections.defaultdict(list)
     by_trick: dict[int, list[tuple[int, int, float]]] = collections.defaultdict(list)
     deals, search_play = tree._deals, tree.search_play
+    drawn: list[tuple[int, float]] = []  # the last pool's size and effective size
 
     def timed_deals(view: Any, search: Any, fits: Any, deadline: float,
                     iterations: int | None, plays: Any = None,
                     pool_size: int = tree.POOL_DEALS) -> Any:
+        logs: list[float] = []
+
+        def logged(deal: list[int]) -> float:
+            logs.append(plays(deal))
+            return logs[-1]
+
         started = time.monotonic()
-        found = deals(view, search, fits, deadline, iterations, plays, pool_size)
+        found = deals(view, search, fits, deadline, iterations,
+                      None if plays is None else logged, pool_size)
         build[view.phase].append(time.monotonic() - started)
+        drawn[:] = [(len(logs), _effective(logs))]  # the pool is drawn before it returns
         return found
 
     def counted_search(view: Any, *rest: Any) -> Any:
-        logs: list[float] = []
-        rest_list = list(rest)
-        plays = rest_list[9]  # search_play's ``plays``, as ExpertBot passes it
-        if plays is not None:
-            def logged(deal: list[int]) -> float:
-                logs.append(plays(deal))
-                return logs[-1]
-
-            rest_list[9] = logged
-        stats = search_play(view, *rest_list)
-        by_trick[sum(view.tricks_won)].append(
-            (sum(s.visits for s in stats), len(logs), _effective(logs)))
+        stats = search_play(view, *rest)
+        by_trick[sum(view.tricks_won)].append((sum(s.visits for s in stats), *drawn[0]))
         return stats
 
     tree._deals = timed_deals
