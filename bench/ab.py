@@ -31,7 +31,8 @@ learnt bid and play models, ``inference=False``), ``endgame:K`` (the expert solv
 the last K tricks of every play-out exactly), ``expert:KEY=VALUE,...`` (the expert with
 those options, e.g. ``expert:others=policy,their_exploration=1``), or
 ``module:NAME``, a module on ``PYTHONPATH`` with its own ``ExpertBot`` (a modified copy
-of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried).
+of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried), or
+``module:NAME:KEY=VALUE,...``, that bot with those options.
 Two processes on disjoint deal ranges use both cores; the per-deal lines they print
 (JSON) can be pooled.
 
@@ -93,8 +94,9 @@ def make_bot(kind: str, seed: int, budget: dict[str, Any]) -> Any:
     if kind.startswith("endgame:"):
         return ExpertBot(seed=seed, endgame=int(kind.removeprefix("endgame:")), **budget)
     if kind.startswith("module:"):
-        return importlib.import_module(kind.removeprefix("module:")).ExpertBot(
-            seed=seed, **budget)
+        name, _, options = kind.removeprefix("module:").partition(":")
+        return importlib.import_module(name).ExpertBot(
+            seed=seed, **(expert_options(options) if options else {}), **budget)
     if kind.startswith("expert:"):
         return ExpertBot(seed=seed, **expert_options(kind.removeprefix("expert:")), **budget)
     return bots.create(kind, seed=seed)

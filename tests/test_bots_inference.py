@@ -18,6 +18,7 @@ from blackout.bots.inference import (
     ANY_BID,
     BID_FEATURES,
     BID_SPREAD_SCALE,
+    PLAY_EVIDENCE_POWER,
     BidModel,
     Habit,
     Habits,
@@ -196,6 +197,11 @@ def test_the_expert_asks_the_models_only_when_it_uses_them() -> None:
         fits, plays, pool = with_models._evidence(view, with_models._models(view))
         assert plays is not None and pool == LEARNT_POOL
         assert fits is not None  # every other seat has bid
+        # A deal is weighed by the plays' chance, tempered.
+        evidence = HandEvidence(view, _others(view), _models())
+        for deal in (Sampler(view).sample(random.Random(k)) for k in range(5)):
+            assert plays(deal) == pytest.approx(
+                PLAY_EVIDENCE_POWER * evidence.play_log_likelihood(deal))
         without = ExpertBot(seed=1, iterations=1, inference=False)
         assert without._evidence(view, without._models(view)) == (None, None, BASIC_POOL)
         return

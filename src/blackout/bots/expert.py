@@ -5,7 +5,8 @@ are dealt many times over (:class:`~blackout.bots.sampling.Sampler`: void suits
 respected; unless ``inference=False``, each hidden hand is kept with the chance the
 learnt bid model of :mod:`blackout.bots.inference` gives its owner's bid, and the deals
 searched are drawn from a pool of such deals in proportion to the chance, by the learnt
-play model, of every card the others have played; both models adjusted, from the hands
+play model, of every card the others have played, tempered
+(:data:`~blackout.bots.inference.PLAY_EVIDENCE_POWER`); both models adjusted, from the hands
 of the game seen so far, to each player's habits), the seat's own later cards
 and the others' answers are searched in a tree, the rest of the hand is played out
 with the fast policy of :mod:`blackout.bots.playout` (its last ``endgame`` tricks solved
@@ -317,7 +318,7 @@ class ExpertBot:
         if learnt is None or not learnt:
             return basic, None, BASIC_POOL
         fits = _EveryFit(basic, learnt) if basic is not None or learnt.bids else None
-        plays = learnt.play_log_likelihood if learnt.plays else None
+        plays = learnt.deal_log_weight if learnt.plays else None
         return fits, plays, LEARNT_POOL
 
     def _models(self, view: View) -> tuple[int, ...]:

@@ -21,8 +21,10 @@ is the chance (scaled so the likeliest hand for the bid has 1) to keep a sampled
 for a seat given its bid, for rejection sampling seat by seat
 (:meth:`~blackout.bots.sampling.Sampler.sample_fitting`), and
 :meth:`HandEvidence.play_log_likelihood` the log chance, with a sampled deal's hands, of
-every card the hidden seats have played this hand, by which :mod:`blackout.bots.tree`
-draws the deals it searches (measured in bench/RESULTS.md, "Twelfth session").
+every card the hidden seats have played this hand; :mod:`blackout.bots.tree` draws the
+deals it searches by that chance raised to :data:`PLAY_EVIDENCE_POWER`
+(:meth:`HandEvidence.deal_log_weight`; measured in bench/RESULTS.md, "Twelfth session"
+and "Nineteenth session").
 
 The models describe the self-play they were fitted to; a real player has habits of its
 own.  :class:`Habits` learns them during a game: after each hand, whose cards are then
@@ -53,6 +55,7 @@ __all__ = [
     "ANY_BID",
     "BID_FEATURES",
     "BID_SPREAD_SCALE",
+    "PLAY_EVIDENCE_POWER",
     "PLAY_FEATURES",
     "SCORINGS",
     "SPREAD_FEATURES",
@@ -90,6 +93,14 @@ PLAY_FEATURES = (
 #: player's, and a sharper model drew better deals (bench/RESULTS.md, "Twelfth session":
 #: 0.6 chosen on one set of deals and checked on another).
 BID_SPREAD_SCALE = 0.6
+#: The power to which a search raises the chance of the others' plays when it weighs a
+#: deal by them (:meth:`HandEvidence.deal_log_weight`): the play model, fitted to
+#: self-play at a modest budget, is surer of a player's card than the cards bear out,
+#: and a pool weighed by the full chance is worth fewer deals.  At 0.5 the pool's deals
+#: say where the hidden cards are better than at 1 on 7 and 12 cards, for the cards of
+#: ISMCTS and of the expert alike, and better than at 0.25 or 0.75 or with the model's
+#: scores halved on 7 (``bench/inference.py``; bench/RESULTS.md, "Nineteenth session").
+PLAY_EVIDENCE_POWER = 0.5
 #: The share of bids taken to say nothing of the hand (a misjudged hand, a gamble, a
 #: player the model does not describe): no hand is ever ruled out by its bid, and the
 #: sampler keeps at least this share of the hands it draws, however unlikely the bid.
@@ -486,3 +497,8 @@ class HandEvidence:
         for seat, card, cards, rows in self.choices(hands):
             total += models[seat].log_chance(card, cards, rows)
         return total
+
+    def deal_log_weight(self, hands: Sequence[int]) -> float:
+        """The log of the weight a search gives a deal of ``hands`` for the plays made:
+        their log chance times :data:`PLAY_EVIDENCE_POWER`."""
+        return PLAY_EVIDENCE_POWER * self.play_log_likelihood(hands)

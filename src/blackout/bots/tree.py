@@ -80,8 +80,9 @@ EXPLORATION = 0.7
 #: against ``basic`` (bench/RESULTS.md, sixteenth session), so 1 stays the default.
 THEIR_EXPLORATION = 1.0
 
-#: ``plays(deal)``: the log chance of the cards the hidden seats have played so far, had
-#: they held the deal's hands (see :mod:`blackout.bots.inference`).
+#: ``plays(deal)``: the log weight of a deal for the cards the hidden seats have played
+#: so far, had they held its hands (their log chance, tempered: see
+#: :meth:`blackout.bots.inference.HandEvidence.deal_log_weight`).
 PlayLikelihood = Callable[[list[int]], float]
 #: Deals a search draws by default when ``fits`` or ``plays`` choose them.
 POOL_DEALS = 64
@@ -201,10 +202,10 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
     iteration; see bench/RESULTS.md for the sizes measured).  Each deal of the pool
     passes ``fits``
     (:meth:`~blackout.bots.sampling.Sampler.sample_fitting`); with ``plays``, the deals
-    used are then drawn from the pool, with replacement, in proportion to the chance of
-    the others' plays.  A search of a fixed number of ``iterations`` draws no more deals
-    than it uses; a timed one (``iterations`` None) spends at most half its time on
-    the pool."""
+    used are then drawn from the pool, with replacement, in proportion to the weight
+    ``plays`` gives the others' plays.  A search of a fixed number of ``iterations``
+    draws no more deals than it uses; a timed one (``iterations`` None) spends at most
+    half its time on the pool."""
     sampler, rng = Sampler(view), search.rng
     if fits is None and plays is None:
         return lambda: sampler.sample(rng)

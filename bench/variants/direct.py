@@ -1,0 +1,63 @@
+"""The shipped expert whose deals are also weighed by a direct model of where each hidden
+card is (``bench/locations.py``): each deal of the learnt pool times ``exp`` of the sum,
+over the hidden seats' cards in it, of the model's term for that card in that seat.  The
+weights are ``bench/locations.py --save FILE``'s, named by ``BLACKOUT_LOCATIONS=FILE``
+(bench/RESULTS.md, "Nineteenth session")."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from blackout.bots import expert
+from blackout.core.cards import SUIT_MASKS, cards_in
+from blackout.core.view import View
+from locations import FEATURES, Habits
+
+
+@cache
+def _weights() -> tuple[float, ...]:
+    """The weights of every feature but the pool share's."""
+    with open(os.environ["BLACKOUT_LOCATIONS"]) as saved:
+        data = json.load(saved)
+    if tuple(data["features"]) != FEATURES:
+        raise SystemExit("direct: the saved weights are for other features")
+    return tuple(data["weights"][1:])
+
+
+def card_terms(view: View) -> dict[int, dict[int, float]]:
+    """Each hidden seat's term for each card it may hold."""
+    habits = Habits(view)
+    weights = _weights()
+    voids = view.voids()
+    terms: dict[int, dict[int, float]] = {}
+    for seat in range(view.players_count):
+        if view.hands[seat] is not None:
+            continue
+        allowed = view.unseen() & ~sum(SUIT_MASKS[suit] for suit in voids[seat])
+        terms[seat] = {card: sum(w * x for w, x in zip(weights, habits.row(view, seat, card),
+                                                       strict=True))
+                       for card in map(int, cards_in(allowed))}
+    return terms
+
+
+class ExpertBot(expert.ExpertBot):
+    def _evidence(self, view: Any, models: tuple[int, ...]) -> Any:
+        fits, plays, pool = super()._evidence(view, models)
+        if pool != expert.LEARNT_POOL:
+            return fits, plays, pool
+        terms = card_terms(view)
+        return fits, _weighed(plays, terms), pool
+
+
+def _weighed(plays: Callable[[list[int]], float] | None,
+             terms: dict[int, dict[int, float]]) -> Callable[[list[int]], float]:
+    def log_weight(deal: list[int]) -> float:
+        total = 0.0 if plays is None else plays(deal)
+        for seat, term in terms.items():
+            total += sum(term[card] for card in map(int, cards_in(deal[seat])))
+        return total
+    return log_weight
