@@ -75,7 +75,7 @@ PLACES = 4  # three hidden seats and out of play, at most
 PENALTY = 1e-3  # L2 on every weight but the pool share's
 
 
-class Habits:
+class SeatPlays:
     """What one view's played cards show of each seat's ways with each suit and card."""
 
     def __init__(self, view: View) -> None:
@@ -148,12 +148,12 @@ def table(paths: list[str], pool_version: str, pool: int
     rows: list[list[list[float]]] = []
     truths: list[int] = []
     for key, view, truth in positions(paths, bids=False):
-        habits = Habits(view)
+        seen = SeatPlays(view)
         deals = draw(view, random.Random(key), pool)
         for card, (allowed, share) in shares(view, deals).items():
             rows.append([
                 [math.log((1 - FLOOR) * share[p] + FLOOR / len(allowed))]
-                + ([0.0] * (len(FEATURES) - 1) if p == OUT else habits.row(view, p, card))
+                + ([0.0] * (len(FEATURES) - 1) if p == OUT else seen.row(view, p, card))
                 for p in allowed])
             truths.append(allowed.index(holder(card, allowed, truth)))
     features = np.zeros((len(rows), PLACES, len(FEATURES)))

@@ -15,14 +15,21 @@ from typing import Any
 from blackout.bots import expert
 from blackout.core.cards import SUIT_MASKS, cards_in
 from blackout.core.view import View
-from locations import FEATURES, Habits
+from locations import FEATURES, SeatPlays
 
 
 @cache
 def _weights() -> tuple[float, ...]:
     """The weights of every feature but the pool share's."""
-    with open(os.environ["BLACKOUT_LOCATIONS"]) as saved:
-        data = json.load(saved)
+    path = os.environ.get("BLACKOUT_LOCATIONS")
+    if not path:
+        raise SystemExit("direct: name the weights with BLACKOUT_LOCATIONS=FILE "
+                         "(bench/locations.py --save FILE)")
+    try:
+        with open(path) as saved:
+            data = json.load(saved)
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"direct: cannot read the weights in {path}: {error}") from None
     if tuple(data["features"]) != FEATURES:
         raise SystemExit("direct: the saved weights are for other features")
     return tuple(data["weights"][1:])
@@ -30,7 +37,7 @@ def _weights() -> tuple[float, ...]:
 
 def card_terms(view: View) -> dict[int, dict[int, float]]:
     """Each hidden seat's term for each card it may hold."""
-    habits = Habits(view)
+    seen = SeatPlays(view)
     weights = _weights()
     voids = view.voids()
     terms: dict[int, dict[int, float]] = {}
@@ -38,7 +45,7 @@ def card_terms(view: View) -> dict[int, dict[int, float]]:
         if view.hands[seat] is not None:
             continue
         allowed = view.unseen() & ~sum(SUIT_MASKS[suit] for suit in voids[seat])
-        terms[seat] = {card: sum(w * x for w, x in zip(weights, habits.row(view, seat, card),
+        terms[seat] = {card: sum(w * x for w, x in zip(weights, seen.row(view, seat, card),
                                                        strict=True))
                        for card in map(int, cards_in(allowed))}
     return terms
