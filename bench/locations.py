@@ -55,8 +55,9 @@ from ab import oh_hell_rules  # bench/ is on the path when run as a script
 from bids import PLAYERS
 from blackout import Game
 from blackout.bots.expert import ExpertBot
-from blackout.core.actions import Bid, Play
-from blackout.core.game import beats
+from blackout.bots.inference import tricks_wanted
+from blackout.core.actions import Play
+from blackout.core.game import beats, trick_winner_position
 from blackout.core.view import View
 from inference import OUT, holder, shares, version
 from regret import positions
@@ -89,10 +90,11 @@ class SeatPlays:
         self.passed = [Counter[int]() for _ in range(n)]  # seat -> card -> times
         self.passed_wanting = [Counter[int]() for _ in range(n)]
         self.took_above = [Counter[int]() for _ in range(n)]
-        bids = [b.tricks if isinstance(b, Bid) else 0 for b in view.bids]
+        self.bids = [tricks_wanted(b, view.cards_dealt) or 0 for b in view.bids]
+        self.left = [view.cards_dealt - played.bit_count() for played in view.played_by()]
         for made in view.plays_made():
             self._see(made.seat, int(made.card), [int(c) for c in made.trick],
-                      made.unplayed, bids[made.seat] > made.won)
+                      made.unplayed, self.bids[made.seat] > made.won)
 
     def _see(self, seat: int, card: int, trick: list[int], unplayed: int,
              wanting: bool) -> None:
@@ -107,10 +109,7 @@ class SeatPlays:
                 self.threw[seat][card // 13] += 1
             return
         self.followed[seat][suit] += 1
-        best = trick[0]
-        for played in trick[1:]:
-            if beats(played, best, self.trump):
-                best = played
+        best = trick[trick_winner_position(trick, self.trump)]
         took = beats(card, best, self.trump)
         # Every other card of the suit still out that would have taken the trick: had
         # the seat held it, it chose not to play it.
@@ -127,17 +126,15 @@ class SeatPlays:
         """The features of ``card`` in ``seat``'s hand, but the pool share."""
         trump = 1.0 if card // 13 == self.trump else 0.0
         rank = card % 13 / 12
-        bid = view.bids[seat]
-        wanted = (bid.tricks if isinstance(bid, Bid) else 0) - view.tricks_won[seat]
+        wanted = self.bids[seat] - view.tricks_won[seat]
         wants = 1.0 if wanted > 0 else 0.0
-        left = view.cards_dealt - view.played_by()[seat].bit_count()
         suit = card // 13
         return [1.0, trump, rank, trump * rank, wants, max(-2, min(3, wanted)) / 3,
                 wants * rank, wants * trump, (1 - wants) * rank, (1 - wants) * trump,
                 self.followed[seat][suit] / 3, self.led[seat][suit] / 3,
                 self.passed[seat][card], self.passed_wanting[seat][card],
                 self.ruffed[seat] * trump, self.threw[seat][suit] / 3,
-                left / view.cards_dealt, self.took_above[seat][card]]
+                self.left[seat] / view.cards_dealt, self.took_above[seat][card]]
 
 
 def table(paths: list[str], pool_version: str, pool: int

@@ -13,8 +13,9 @@ from functools import cache
 from typing import Any
 
 from blackout.bots import expert
-from blackout.core.cards import SUIT_MASKS, cards_in
+from blackout.core.cards import cards_in
 from blackout.core.view import View
+from inference import OUT, places
 from locations import FEATURES, SeatPlays
 
 
@@ -39,15 +40,13 @@ def card_terms(view: View) -> dict[int, dict[int, float]]:
     """Each hidden seat's term for each card it may hold."""
     seen = SeatPlays(view)
     weights = _weights()
-    voids = view.voids()
-    terms: dict[int, dict[int, float]] = {}
-    for seat in range(view.players_count):
-        if view.hands[seat] is not None:
-            continue
-        allowed = view.unseen() & ~sum(SUIT_MASKS[suit] for suit in voids[seat])
-        terms[seat] = {card: sum(w * x for w, x in zip(weights, seen.row(view, seat, card),
-                                                       strict=True))
-                       for card in map(int, cards_in(allowed))}
+    terms: dict[int, dict[int, float]] = {
+        s: {} for s in range(view.players_count) if view.hands[s] is None}
+    for card, allowed in places(view).items():
+        for seat in allowed:
+            if seat != OUT:
+                terms[seat][card] = sum(w * x for w, x in zip(
+                    weights, seen.row(view, seat, card), strict=True))
     return terms
 
 
