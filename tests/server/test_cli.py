@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -168,6 +169,15 @@ def test_potomac_bid_change_through_move(sqlite_cli):
     assert "Trump: hearts" in cli.ok("move", "101", "ann", "ann-pw", "trump", "H")
 
 
+IDLE_HOURS = 0.0001  # 0.36 s: a wait short enough for a test to outlast
+
+
+def _outwait_idle_limit() -> None:
+    """Let a player's wait pass IDLE_HOURS for sure: on a fast machine the next command can
+    start sooner than that after the last move, and then nobody is due a reminder yet."""
+    time.sleep(IDLE_HOURS * 3600 + 0.15)
+
+
 def test_check_timeouts_from_cron(sqlite_cli):
     """``blackout check-timeouts`` as cron would run it: once, mailing through the relay."""
     from aiosmtpd.controller import Controller
@@ -183,14 +193,16 @@ def test_check_timeouts_from_cron(sqlite_cli):
     try:
         mail = ("--relay-host", "127.0.0.1", "--relay-port", str(relay.port), "--address",
                 "server@test.example", "--bot-think", "0.1")
-        out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--give-up-after", "100", *mail)
+        _outwait_idle_limit()
+        out = cli.ok("check-timeouts", "--remind-after", str(IDLE_HOURS), "--give-up-after", "100",
+                     *mail)
         assert out == ("1 reminded, 0 replaced by a computer player, 0 forfeited; "
                        "0 mail(s) waiting for the relay\n")
         mails = sink.take(5)  # the challenge's board to each player, and ann's reminder
         (reminder,) = [m for m in mails if m["Subject"] == "blackout Board 101 reminder"]
         assert reminder["To"] == "ann@example.org" and reminder["From"] == "server@test.example"
-        out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--give-up-after", "0.0001",
-                     *mail)
+        out = cli.ok("check-timeouts", "--remind-after", str(IDLE_HOURS), "--give-up-after",
+                     str(IDLE_HOURS), *mail)
         assert out.startswith("0 reminded, 1 replaced by a computer player, 0 forfeited")
         boards = sink.take(3)
         assert {str(m["To"]) for m in boards} == {"bob@example.org", "cy@example.org",
@@ -200,7 +212,8 @@ def test_check_timeouts_from_cron(sqlite_cli):
     finally:
         relay.stop()
     # The relay is away: bob's reminder waits in the outbox for the next run.
-    out = cli.ok("check-timeouts", "--remind-after", "0.0001", "--relay-host", "127.0.0.1",
+    _outwait_idle_limit()  # bob's wait began with the computer player's bid
+    out = cli.ok("check-timeouts", "--remind-after", str(IDLE_HOURS), "--relay-host", "127.0.0.1",
                  "--relay-port", str(free_port()))
     assert out == ("1 reminded, 0 replaced by a computer player, 0 forfeited; "
                    "1 mail(s) waiting for the relay\n")
