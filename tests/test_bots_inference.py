@@ -9,6 +9,7 @@ import statistics
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,8 @@ from blackout.bots.inference import (
     PlayModel,
     bid_features,
     bid_is_telling,
+    fit_play_weights,
+    log_softmax,
     play_features,
     rounded_normal_chance,
 )
@@ -239,12 +242,14 @@ class _ModelPlayer:
         return Play(Card(cards[scores.index(max(scores))]))
 
 
-def _watched_game(offset: int, seed: int) -> tuple[ExpertBot, View, list[int]]:
-    """A pbmserv game of four model players bidding ``offset`` above the model, seat 0
-    followed move by move by an expert (as the server shows it the table); and seat 0's
-    view when the last hand's play begins, with the real hands."""
+def _watched_game(offset: int, seed: int, players: list[Any] | None = None
+                  ) -> tuple[ExpertBot, View, list[int]]:
+    """A pbmserv game of four model players bidding ``offset`` above the model (or of
+    ``players``), seat 0 followed move by move by an expert (as the server shows it the
+    table); and seat 0's view when the last hand's play begins, with the real hands."""
     watcher = ExpertBot(seed=1, iterations=1, others="policy")
-    players = [_ModelPlayer(offset) for _ in range(4)]
+    if players is None:
+        players = [_ModelPlayer(offset) for _ in range(4)]
     game = Game.new(variant("pbmserv"), ["a", "b", "c", "d"], seed=seed)
     last_hand: tuple[View, list[int]] | None = None
     while not game.is_over:
@@ -260,8 +265,35 @@ def _watched_game(offset: int, seed: int) -> tuple[ExpertBot, View, list[int]]:
     return watcher, *last_hand
 
 
+def _card_choices(player: Any, seed: int) -> dict[int, list[tuple[list[list[float]], int]]]:
+    """Every card ``player`` (in every seat) chose among two or more in a pbmserv game,
+    by seat: (each legal card's play features, the one played)."""
+    game = Game.new(variant("pbmserv"), ["a", "b", "c", "d"], seed=seed)
+    choices: dict[int, list[tuple[list[list[float]], int]]] = {}
+    while not game.is_over:
+        seat = game.to_move
+        view = game.view(seat)
+        action = player.choose(view)
+        bid = view.bids[seat]
+        if isinstance(action, Play) and isinstance(bid, Bid) and view.trump_decided:
+            trick = [int(card) for _, card in view.trick]
+            cards, rows = play_features(view.hand, trick, -1 if view.trump is None else
+                                        int(view.trump), bid.tricks - view.tricks_won[seat],
+                                        len(trick) == view.players_count - 1,
+                                        ((1 << 52) - 1) & ~view.played)
+            if len(cards) > 1:
+                choices.setdefault(seat, []).append((rows, cards.index(int(action.card))))
+        game.apply(action)
+    return choices
+
+
+def _mean_log_chance(model: PlayModel, choices: list[tuple[list[list[float]], int]]
+                     ) -> float:
+    return statistics.fmean(log_softmax(model.scores(rows), chosen) for rows, chosen in choices)
+
+
 def test_a_player_not_yet_seen_has_the_models_own_habit() -> None:
-    assert Habits(_models()).habit(2) == Habit(0.0, BID_SPREAD_SCALE, 1.0)
+    assert Habits(_models()).habit(2) == Habit(0.0, BID_SPREAD_SCALE, None)
 
 
 @pytest.mark.parametrize("offset", [0, 1, -1])
@@ -270,11 +302,56 @@ def test_habits_learn_how_far_a_player_bids_from_the_model_and_how_surely_it_pla
     watcher, _, _ = _watched_game(offset, seed=8)
     habits = watcher._watch.habits
     assert habits is not None
+    models = _models()
+    # It always plays the model's likeliest card: surer than the self-play it models.
+    surest = [(rows, max(range(len(rows)), key=models.play.scores(rows).__getitem__))
+              for choices in _card_choices(_ModelPlayer(0), seed=3).values()
+              for rows, _ in choices]
     for seat in (1, 2, 3):
         habit = habits.habit(seat)
         assert abs(habit.offset - offset) < 0.45, habit
-        # It always plays the model's likeliest card: surer than the self-play it models.
-        assert habit.sharpness > 2, habit
+        assert habit.play is not None
+        assert (_mean_log_chance(habit.play, surest)
+                > _mean_log_chance(models.play, surest) + 0.2), habit
+
+
+def test_the_habits_of_a_player_unlike_the_self_play_are_weights_of_its_own() -> None:
+    """The basic bot's cards follow rules of their own: after a game, the habits of the
+    basic bots predict their cards in another game better than the learnt model however
+    much it is scaled (the best scale chosen on that game itself)."""
+    watcher, _, _ = _watched_game(0, seed=5, players=[bots.create("basic")] * 4)
+    habits = watcher._watch.habits
+    assert habits is not None
+    models = _models()
+    scaled = [models.play.sharpened(s / 4) for s in range(2, 17)]
+    learnt, best_scaled = [], []
+    for seat, choices in _card_choices(bots.create("basic"), seed=6).items():
+        if seat == 0:
+            continue  # the watcher's own seat
+        play = habits.habit(seat).play
+        assert play is not None
+        learnt.append(_mean_log_chance(play, choices))
+        best_scaled.append(max(_mean_log_chance(m, choices) for m in scaled))
+    assert statistics.fmean(learnt) > statistics.fmean(best_scaled) + 0.1, (learnt, best_scaled)
+
+
+def test_fitted_play_weights_find_the_weights_that_made_the_choices() -> None:
+    rng = random.Random(4)
+    width = 5
+    true = [rng.uniform(-2, 2) for _ in range(width)]
+    choices = []
+    for _ in range(3000):
+        rows = [[rng.gauss(0, 1) for _ in range(width)] for _ in range(rng.randint(2, 6))]
+        scores = [sum(w * x for w, x in zip(true, row, strict=True)) for row in rows]
+        top = max(scores)
+        chances = [math.exp(x - top) for x in scores]
+        choices.append((rows, rng.choices(range(len(rows)), chances)[0]))
+    weakly = fit_play_weights(choices, [0.0] * width, precision=0.01, steps=20)
+    assert max(abs(w - t) for w, t in zip(weakly, true, strict=True)) < 0.15, (weakly, true)
+    # A firm prior holds the weights near it; the fit still moves toward the truth.
+    firmly = fit_play_weights(choices, [0.0] * width, precision=1e5, steps=20)
+    assert max(map(abs, firmly)) < 0.05
+    assert all(f * t >= 0 for f, t in zip(firmly, true, strict=True))
 
 
 def test_a_learnt_habit_makes_the_real_hands_explain_the_bids_better() -> None:

@@ -28,10 +28,11 @@ and "Nineteenth session").
 
 The models describe the self-play they were fitted to; a real player has habits of its
 own.  :class:`Habits` learns them during a game: after each hand, whose cards are then
-known, how far each player's bids lay from the model's mean and how surely it played
-the card the play model expected (:class:`Habit`); :class:`HandEvidence` then shifts
-and scales the models for that player.  Until a player's hands are seen, the models
-stand as fitted (bench/RESULTS.md, "Fourteenth session").
+known, how far each player's bids lay from the model's mean, and which play model
+predicted its cards best: the learnt one scaled, or one with weights of the player's own
+(:class:`Habit`); :class:`HandEvidence` then shifts and scales the bid model and uses
+that play model for that player.  Until a player's hands are seen, the models stand as
+fitted (bench/RESULTS.md, "Fourteenth" and "Twentieth session").
 """
 
 from __future__ import annotations
@@ -55,8 +56,10 @@ __all__ = [
     "ANY_BID",
     "BID_FEATURES",
     "BID_SPREAD_SCALE",
+    "OWN_WEIGHTS_EVIDENCE",
     "PLAY_EVIDENCE_POWER",
     "PLAY_FEATURES",
+    "PLAY_WEIGHT_PRECISION",
     "SCORINGS",
     "SPREAD_FEATURES",
     "BidModel",
@@ -67,6 +70,7 @@ __all__ = [
     "PlayModel",
     "bid_features",
     "bid_is_telling",
+    "fit_play_weights",
     "log_softmax",
     "play_features",
     "rounded_normal_chance",
@@ -301,11 +305,11 @@ def tricks_wanted(bid: object, cards: int) -> int | None:
 class Habit:
     """How one player departs from the learnt models, as far as its past hands show:
     it bids ``offset`` tricks more than the bid model's mean, with ``spread`` of the
-    model's spread, and plays as the play model with its scores times ``sharpness``."""
+    model's spread, and plays as ``play`` (``None``: the play model as learnt)."""
 
     offset: float = 0.0
     spread: float = BID_SPREAD_SCALE
-    sharpness: float = 1.0
+    play: PlayModel | None = None
 
 
 #: The spread of the belief, before a player's hands are seen, in its bid offset (in
@@ -320,6 +324,154 @@ _SPREAD_STEPS = tuple(k / 8 for k in range(-12, 7))  # 0.22 to 2.1 times the pri
 _SHARPNESS_STEPS = tuple(k / 8 for k in range(-8, 17))  # 0.37 to 7.4
 #: The least chance a habit gives a bid it saw, so one wild bid does not rule it out.
 _BID_FLOOR = 1e-3
+#: Besides the learnt play model with its scores scaled to fit a player (one number),
+#: the model's every weight fitted to the player, held to the learnt weights by a
+#: Gaussian prior of this precision.  Scaling suits a player like the self-play the
+#: model was learnt from; weights of its own, a player with firm habits of its own.
+PLAY_WEIGHT_PRECISION = 0.3
+#: How many nats better the player's own weights must have predicted its cards than
+#: the scaled model (each hand's cards predicted from the hands before it) to be used:
+#: a few hands seen by chance to fit are not taken for a habit.  With these two, the
+#: basic bot's cards are predicted at 0.77 nats a choice against 0.89 by scaling alone,
+#: the expert's at 1.160 against 1.158 (bench/RESULTS.md, "Twentieth session").
+OWN_WEIGHTS_EVIDENCE = 2.0
+#: Newton steps a refit takes at most: each hand adds a few cards to what was fitted,
+#: so the last fit is a close start.
+_NEWTON_STEPS = 4
+
+
+class _PlayHabit:
+    """The card choices one player was seen to make, and two play models fitted to
+    them: the learnt one scaled, and one of the player's own weights (see
+    :data:`PLAY_WEIGHT_PRECISION`).  Which one describes the player is told by how
+    well each predicted its cards before seeing them: a hand's choices are scored by
+    both models as fitted to the hands before it, then fitted to."""
+
+    def __init__(self, learnt: PlayModel) -> None:
+        self.learnt = learnt
+        self.choices: list[tuple[list[list[float]], int]] = []
+        self.scaled = self.own = learnt
+        self.scaled_loss = self.own_loss = 0.0
+        self.stale = False
+
+    def add(self, hand: list[tuple[list[list[float]], int]]) -> None:
+        """Take in one hand's choices: (each legal card's features, the one played)."""
+        self._fit()
+        for rows, chosen in hand:
+            self.scaled_loss -= log_softmax(self.scaled.scores(rows), chosen)
+            self.own_loss -= log_softmax(self.own.scores(rows), chosen)
+        self.choices.extend(hand)
+        self.stale = True
+
+    def best(self) -> PlayModel | None:
+        """The model that predicted the player better (see
+        :data:`OWN_WEIGHTS_EVIDENCE`); ``None`` before any choice is seen."""
+        if not self.choices:
+            return None
+        self._fit()
+        return self.own if self.own_loss + OWN_WEIGHTS_EVIDENCE < self.scaled_loss else (
+            self.scaled)
+
+    def _fit(self) -> None:
+        if not self.stale:
+            return
+        self.stale = False
+        sharpness = self._sharpness()
+        self.scaled = self.learnt if sharpness == 1 else self.learnt.sharpened(sharpness)
+        self.own = PlayModel(tuple(fit_play_weights(
+            self.choices, self.learnt.weights, PLAY_WEIGHT_PRECISION, start=self.own.weights)))
+
+    def _sharpness(self) -> float:
+        scores = [(self.learnt.scores(rows), chosen) for rows, chosen in self.choices]
+
+        def log_posterior(step: float) -> float:
+            sharpness = math.exp(step)
+            return -(step / SHARPNESS_PRIOR) ** 2 / 2 + sum(
+                log_softmax([sharpness * s for s in row], chosen) for row, chosen in scores)
+
+        return math.exp(max(_SHARPNESS_STEPS, key=log_posterior))
+
+
+def _play_loss(weights: Sequence[float], choices: list[tuple[list[list[float]], int]],
+               prior: Sequence[float], precision: float) -> float:
+    """The negative log posterior (up to a constant) of play weights: see
+    :func:`fit_play_weights`."""
+    total = precision / 2 * sum((w - p) ** 2 for w, p in zip(weights, prior, strict=True))
+    for rows, chosen in choices:
+        total -= log_softmax([sum(map(operator.mul, weights, row)) for row in rows], chosen)
+    return total
+
+
+def fit_play_weights(choices: list[tuple[list[list[float]], int]], prior: Sequence[float],
+                     precision: float, start: Sequence[float] | None = None,
+                     steps: int = _NEWTON_STEPS) -> list[float]:
+    """The likeliest weights of a conditional logit (a :class:`PlayModel`) for
+    ``choices`` (each legal card's features, the one chosen) under a Gaussian prior
+    around ``prior`` with ``precision``: Newton's method from ``start`` (default the
+    prior), each step halved until it lowers the loss.  Pure Python: a refit on the
+    choices of one player in a whole game takes a few tens of milliseconds at most."""
+    width = len(prior)
+    weights = list(start if start is not None else prior)
+    loss = _play_loss(weights, choices, prior, precision)
+    for _ in range(steps):
+        gradient = [precision * (w - p) for w, p in zip(weights, prior, strict=True)]
+        hessian = [[precision if j == k else 0.0 for k in range(width)] for j in range(width)]
+        for rows, chosen in choices:
+            scores = [sum(map(operator.mul, weights, row)) for row in rows]
+            top = max(scores)
+            exps = [math.exp(s - top) for s in scores]
+            total = sum(exps)
+            chances = [e / total for e in exps]
+            mean = [sum(c * row[j] for c, row in zip(chances, rows, strict=True))
+                    for j in range(width)]
+            for j, value in enumerate(rows[chosen]):
+                gradient[j] += mean[j] - value
+            for chance, row in zip(chances, rows, strict=True):
+                deviation = [x - m for x, m in zip(row, mean, strict=True)]
+                for j, dj in enumerate(deviation):
+                    if dj:
+                        line, weighted = hessian[j], chance * dj
+                        for k in range(j + 1):
+                            line[k] += weighted * deviation[k]
+        for j in range(width):
+            for k in range(j):
+                hessian[k][j] = hessian[j][k]
+        step = _solve(hessian, gradient)
+        scale = 1.0
+        while True:
+            trial = [w - scale * s for w, s in zip(weights, step, strict=True)]
+            trial_loss = _play_loss(trial, choices, prior, precision)
+            if trial_loss <= loss:
+                break
+            scale /= 2
+            if scale < 1e-3:
+                return weights  # no step lowers the loss: at the optimum, as near as it gets
+        weights, loss = trial, trial_loss
+        if max(map(abs, step)) * scale < 1e-4:
+            break
+    return weights
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """``x`` with ``matrix`` · x = ``vector``, by Gaussian elimination with partial
+    pivoting (``matrix`` is positive definite: the prior's precision is on its
+    diagonal)."""
+    n = len(vector)
+    rows = [[*line, value] for line, value in zip(matrix, vector, strict=True)]
+    for column in range(n):
+        pivot = max(range(column, n), key=lambda r: abs(rows[r][column]))
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        head = rows[column]
+        for row in rows[column + 1:]:
+            factor = row[column] / head[column]
+            if factor:
+                for k in range(column, n + 1):
+                    row[k] -= factor * head[k]
+    solution = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        row = rows[r]
+        solution[r] = (row[n] - sum(row[k] * solution[k] for k in range(r + 1, n))) / row[r]
+    return solution
 
 
 class Habits:
@@ -327,16 +479,16 @@ class Habits:
     (:class:`Habit`), for :class:`HandEvidence`: fed the last view the bot had of each
     hand (:meth:`learn`), it keeps, for every player whose every card of that hand had
     been played by then (its whole hand known), its bid against the bid model's mean
-    for that hand and the play model's scores of every card it chose among two or more;
-    a player's habit is the likeliest given those and the prior (:data:`OFFSET_PRIOR`
-    and the others), searched on a grid."""
+    for that hand and the features of every card it chose among two or more; a
+    player's bid habit is the likeliest given those and the prior (:data:`OFFSET_PRIOR`
+    and the others), searched on a grid, its play the model that best predicted its
+    cards (:class:`_PlayHabit`)."""
 
     def __init__(self, models: Models) -> None:
         self.models = models
         # seat -> each bid seen: (the bid, the model's mean, the model's spread, cards)
         self._bids: dict[int, list[tuple[int, float, float, int]]] = {}
-        # seat -> each card choice seen: (each legal card's score, the one played)
-        self._plays: dict[int, list[tuple[list[float], int]]] = {}
+        self._plays: dict[int, _PlayHabit] = {}
         self._fitted: dict[int, Habit] = {}
 
     def learn(self, view: View) -> None:
@@ -353,17 +505,22 @@ class Habits:
             self._bids.setdefault(seat, []).append(
                 (bid, model.mean(row), model.deviation(row), evidence.cards))
             self._fitted.pop(seat, None)
+        hand: dict[int, list[tuple[list[list[float]], int]]] = {}
         for seat, card, cards, rows in evidence.choices([0] * view.players_count):
-            scores = self.models.play.scores(rows)
-            self._plays.setdefault(seat, []).append((scores, cards.index(card)))
+            hand.setdefault(seat, []).append((rows, cards.index(card)))
+        for seat, choices in hand.items():
+            if seat not in self._plays:
+                self._plays[seat] = _PlayHabit(self.models.play)
+            self._plays[seat].add(choices)
             self._fitted.pop(seat, None)
 
     def habit(self, seat: int) -> Habit:
         """The seat's habit: the prior's (the models as fitted) until it is seen."""
         habit = self._fitted.get(seat)
         if habit is None:
+            plays = self._plays.get(seat)
             habit = self._fitted[seat] = Habit(*self._fit_bids(seat),
-                                               self._fit_plays(seat))
+                                               None if plays is None else plays.best())
         return habit
 
     def _fit_bids(self, seat: int) -> tuple[float, float]:
@@ -384,19 +541,6 @@ class Habits:
                            key=lambda point: log_posterior(*point))
         return offset, prior * math.exp(step)
 
-    def _fit_plays(self, seat: int) -> float:
-        plays = self._plays.get(seat)
-        if not plays:
-            return 1.0
-
-        def log_posterior(step: float) -> float:
-            sharpness = math.exp(step)
-            return -(step / SHARPNESS_PRIOR) ** 2 / 2 + sum(
-                log_softmax([sharpness * s for s in scores], index)
-                for scores, index in plays)
-
-        return math.exp(max(_SHARPNESS_STEPS, key=log_posterior))
-
 
 class HandEvidence:
     """What the bids and played cards of ``seats`` (hidden seats of ``view``) say about
@@ -411,8 +555,8 @@ class HandEvidence:
         # Each seat's models, as its habits adjust them.
         self.bid_models = {s: models.bid.shifted(h.offset).sharpened(h.spread)
                            for s, h in seen.items()}
-        self.play_models = {s: models.play if h.sharpness == 1 else
-                            models.play.sharpened(h.sharpness) for s, h in seen.items()}
+        self.play_models = {s: models.play if h.play is None else h.play
+                            for s, h in seen.items()}
         trump = -1 if not view.trump_decided or view.trump is None else int(view.trump)
         self.trump = trump
         self.cards = view.cards_dealt
