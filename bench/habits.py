@@ -33,8 +33,8 @@ from typing import Any
 from blackout import Game, bots, variant
 from blackout.arena import mean_interval
 from blackout.bots import inference
-from blackout.bots.inference import Habits, Models, PlayModel, log_softmax, play_features
-from blackout.core.actions import Bid, Play
+from blackout.bots.inference import Habits, Models, PlayModel, log_softmax, view_play_features
+from blackout.core.actions import Play
 from blackout.core.view import View
 
 #: version -> the evidence the own weights need (``None``: no habits at all).
@@ -67,14 +67,9 @@ def game_record(preset: str, spec: str, seed: int) -> tuple[list[View], list[Cho
         assert seat is not None  # the game is not over
         view = game.view(seat)
         action = players[seat].choose(view)
-        bid = view.bids[seat]
-        if (seat != 0 and isinstance(action, Play) and isinstance(bid, Bid)
+        if (seat != 0 and isinstance(action, Play) and view.bids[seat] is not None
                 and view.trump_decided):
-            trick = [int(card) for _, card in view.trick]
-            cards, rows = play_features(view.hand, trick, -1 if view.trump is None
-                                        else int(view.trump), bid.tricks - view.tricks_won[seat],
-                                        len(trick) == view.players_count - 1,
-                                        ((1 << 52) - 1) & ~view.played)
+            cards, rows = view_play_features(view)
             if len(cards) > 1:
                 choices.append((seat, view.hand_number, rows, cards.index(int(action.card))))
         seen = game.view(0)

@@ -30,8 +30,8 @@ from blackout.bots.inference import (
     bid_is_telling,
     fit_play_weights,
     log_softmax,
-    play_features,
     rounded_normal_chance,
+    view_play_features,
 )
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import Action, Bid, Play
@@ -230,14 +230,8 @@ class _ModelPlayer:
             wanted = self.models.bid.mean(row) + self.offset
             return min((a for a in view.legal_actions if isinstance(a, Bid)),
                        key=lambda a: abs(a.tricks - wanted))
-        trump = -1 if view.trump is None else int(view.trump)
-        bid = view.bids[view.own_seat]
-        assert isinstance(bid, Bid)
-        trick = [int(card) for _, card in view.trick]
-        cards, rows = play_features(view.hand, trick, trump,
-                                    bid.tricks - view.tricks_won[view.own_seat],
-                                    len(trick) == view.players_count - 1,
-                                    ((1 << 52) - 1) & ~view.played)
+        assert isinstance(view.bids[view.own_seat], Bid)
+        cards, rows = view_play_features(view)
         scores = self.models.play.scores(rows)
         return Play(Card(cards[scores.index(max(scores))]))
 
@@ -274,13 +268,8 @@ def _card_choices(player: Any, seed: int) -> dict[int, list[tuple[list[list[floa
         seat = game.to_move
         view = game.view(seat)
         action = player.choose(view)
-        bid = view.bids[seat]
-        if isinstance(action, Play) and isinstance(bid, Bid) and view.trump_decided:
-            trick = [int(card) for _, card in view.trick]
-            cards, rows = play_features(view.hand, trick, -1 if view.trump is None else
-                                        int(view.trump), bid.tricks - view.tricks_won[seat],
-                                        len(trick) == view.players_count - 1,
-                                        ((1 << 52) - 1) & ~view.played)
+        if isinstance(action, Play) and view.bids[seat] is not None and view.trump_decided:
+            cards, rows = view_play_features(view)
             if len(cards) > 1:
                 choices.setdefault(seat, []).append((rows, cards.index(int(action.card))))
         game.apply(action)

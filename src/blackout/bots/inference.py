@@ -74,6 +74,7 @@ __all__ = [
     "log_softmax",
     "play_features",
     "rounded_normal_chance",
+    "view_play_features",
 ]
 
 #: The scorings with a term of their own in the bid model (``ten_plus_bid`` is the base).
@@ -235,6 +236,18 @@ def play_features(hand: int, trick: Sequence[int], trump: int, need: int, last: 
             top, top * wants, top * leading,
         ])
     return cards, rows
+
+
+def view_play_features(view: View) -> tuple[list[int], list[list[float]]]:
+    """:func:`play_features` of the card ``view``'s seat is to play, as it sees the
+    trick: its legal cards and their features, with the tricks its bid still wants
+    (none before a bid)."""
+    seat = view.own_seat
+    trick = [int(card) for _, card in view.trick]
+    wanted = tricks_wanted(view.bids[seat], view.cards_dealt) or 0
+    return play_features(view.hand, trick, -1 if view.trump is None else int(view.trump),
+                         wanted - view.tricks_won[seat], len(trick) == view.players_count - 1,
+                         ((1 << 52) - 1) & ~view.played)
 
 
 @dataclass(frozen=True, slots=True)
