@@ -675,11 +675,17 @@ def _guess_bid(view: View, seat: int, hand: int, trump: int | None,
         if isinstance(bids[(seat + 2) % 4], Nil | Board):
             return None  # skipped: the partner bid nil or board
         return BIDS[max(1, min(worth, rules.team_bid_cap, view.cards_dealt))]
-    worth = min(worth, view.cards_dealt)
+    return _off_the_hook(view, min(worth, view.cards_dealt), bids, last)
+
+
+def _off_the_hook(view: View, tricks: int, bids: list[BidAction | None], last: bool
+                  ) -> BidAction:
+    """A bid of ``tricks`` (0 to the hand size), one trick nearer the middle if the hook
+    forbids it to the last bidder after ``bids``."""
     total = sum(b.tricks for b in bids if isinstance(b, Bid))
-    if worth == hooked_bid(rules, view.cards_dealt, total, last):
-        worth += 1 if worth == 0 else -1
-    return BIDS[worth]
+    if tricks == hooked_bid(view.rules, view.cards_dealt, total, last):
+        tricks += 1 if tricks == 0 else -1
+    return BIDS[tricks]
 
 
 def _declarer(view: View, bids: list[BidAction | None]) -> int:

@@ -363,6 +363,9 @@ class _PlayHabit:
     def __init__(self, learnt: PlayModel) -> None:
         self.learnt = learnt
         self.choices: list[tuple[list[list[float]], int]] = []
+        # The learnt model's scores of each choice's cards, the one played: the scale is
+        # refitted to them every hand, and the old choices' scores do not change.
+        self.learnt_scores: list[tuple[list[float], int]] = []
         self.scaled = self.own = learnt
         self.scaled_loss = self.own_loss = 0.0
         self.stale = False
@@ -374,6 +377,7 @@ class _PlayHabit:
             self.scaled_loss -= log_softmax(self.scaled.scores(rows), chosen)
             self.own_loss -= log_softmax(self.own.scores(rows), chosen)
         self.choices.extend(hand)
+        self.learnt_scores.extend((self.learnt.scores(rows), chosen) for rows, chosen in hand)
         self.stale = True
 
     def best(self) -> PlayModel | None:
@@ -395,7 +399,7 @@ class _PlayHabit:
             self.choices, self.learnt.weights, PLAY_WEIGHT_PRECISION, start=self.own.weights)))
 
     def _sharpness(self) -> float:
-        scores = [(self.learnt.scores(rows), chosen) for rows, chosen in self.choices]
+        scores = self.learnt_scores
 
         def log_posterior(step: float) -> float:
             sharpness = math.exp(step)
