@@ -82,8 +82,9 @@ def game_record(preset: str, spec: str, seed: int) -> tuple[list[View], list[Cho
 
 
 def predictions(models: Models, evidence: float | None, last_views: list[View],
-                choices: list[Choice]) -> Iterator[float]:
-    """The log loss of each choice as the version predicts it."""
+                choices: list[Choice]) -> Iterator[tuple[float, bool]]:
+    """The log loss of each choice as the version predicts it, and whether the card
+    played was the version's likeliest."""
     shipped = inference.OWN_WEIGHTS_EVIDENCE
     habits = Habits(models)
     by_hand = {view.hand_number: view for view in last_views}
@@ -98,7 +99,8 @@ def predictions(models: Models, evidence: float | None, last_views: list[View],
                     habits.learn(by_hand[learnt_until])
             model: PlayModel | None = (None if evidence is None
                                        else habits.habit(seat).play)
-            yield -log_softmax((model or models.play).scores(rows), chosen)
+            scores = (model or models.play).scores(rows)
+            yield -log_softmax(scores, chosen), scores[chosen] == max(scores)
     finally:
         inference.OWN_WEIGHTS_EVIDENCE = shipped
 
@@ -115,15 +117,19 @@ def main(argv: list[str] | None = None) -> int:
         print("habits: the package's inference.json is missing", file=sys.stderr)
         return 1
     losses: dict[str, list[float]] = {name: [] for name in VERSIONS}
+    named: dict[str, list[bool]] = {name: [] for name in VERSIONS}
     for seed in range(args.first, args.first + args.games):
         last_views, choices = game_record(args.preset, args.players, seed)
         for name, evidence in VERSIONS.items():
-            losses[name].extend(predictions(models, evidence, last_views, choices))
+            for loss, likeliest in predictions(models, evidence, last_views, choices):
+                losses[name].append(loss)
+                named[name].append(likeliest)
     count = len(losses["learnt"])
     print(f"{args.players} on {args.preset}, games {args.first}-{args.first + args.games - 1}:"
           f" {count} card choices among two or more")
     for name, values in losses.items():
-        print(f"  {name:8} {statistics.fmean(values):.4f} nats a choice")
+        print(f"  {name:8} {statistics.fmean(values):.4f} nats a choice; the card played was"
+              f" the likeliest in {statistics.fmean(named[name]):.1%}")
     for a, b in (("shipped", "scaled"), ("own", "scaled"), ("scaled", "learnt")):
         paired = mean_interval([x - y for x, y in zip(losses[a], losses[b], strict=True)])
         print(f"  {a} - {b}: {paired.mean:+.4f} ± {paired.half_width:.4f}")
