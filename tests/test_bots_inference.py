@@ -20,7 +20,6 @@ from blackout.bots.inference import (
     BID_FEATURES,
     BID_SPREAD_SCALE,
     PLAY_EVIDENCE_POWER,
-    PLAY_FEATURES,
     BidModel,
     Habit,
     Habits,
@@ -31,13 +30,12 @@ from blackout.bots.inference import (
     bid_is_telling,
     fit_play_weights,
     log_softmax,
-    play_features,
     rounded_normal_chance,
     view_play_features,
 )
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import Action, Bid, Play
-from blackout.core.cards import FULL_DECK, Card, Suit, mask_of
+from blackout.core.cards import Card
 from blackout.core.view import View
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tools"))
@@ -179,49 +177,6 @@ def test_the_expert_with_the_models_plays_legal_repeatable_moves() -> None:
     assert seen > 5
 
 
-def _named(feature: str, hand: list[str], trick: list[str], need: int,
-           unplayed: int = FULL_DECK, last: bool = False) -> list[str]:
-    """The cards of ``hand`` the play feature ``feature`` names (hearts trump)."""
-    cards, rows = play_features(mask_of(hand), [Card.parse(c) for c in trick], Suit.HEARTS,
-                                need, last, unplayed)
-    column = PLAY_FEATURES.index(feature)
-    return [str(Card(c)) for c, row in zip(cards, rows, strict=True) if row[column]]
-
-
-def test_the_tactic_features_name_the_card_each_common_tactic_plays() -> None:
-    hand = ["QS", "9S", "3S", "2H", "KD"]
-    # Following the 10 of spades: the cheapest card that wins, the dearest that loses.
-    assert _named("cheapest_win_need", hand, ["10S"], need=1) == ["QS"]
-    assert _named("dearest_loss_done", hand, ["10S"], need=0) == ["9S"]
-    assert _named("cheapest_win_need", hand, ["10S"], need=0) == []
-    assert _named("dearest_loss_done", hand, ["10S"], need=1) == []
-    # Void in clubs: a low trump is the cheapest winner, the king of diamonds the
-    # dearest loser (a plain card below every trump).
-    assert _named("cheapest_win_need", hand, ["AC"], need=2) == ["2H"]
-    assert _named("dearest_loss_done", hand, ["AC"], need=0) == ["KD"]
-    # Nothing to lose with: the highest card, when the trick is one's own anyway.
-    assert _named("highest_last_done", ["QS", "KS"], ["10S"], need=0, last=True) == ["KS"]
-    assert _named("highest_last_done", ["QS", "KS"], ["10S"], need=0) == []
-    assert _named("lowest_need", ["QS", "KS"], ["AS"], need=1) == ["QS"]
-
-
-def test_the_tactic_features_name_the_lead_of_a_winner_or_of_a_loser() -> None:
-    hand = ["QS", "3S", "AH", "KD", "4D"]
-    # With the ace and king of spades played, the queen is the best plain winner; the
-    # trump ace wins too, but a plain winner is led first.
-    unplayed = FULL_DECK & ~mask_of(["AS", "KS"])
-    assert _named("lead_best_top_need", hand, [], need=1, unplayed=unplayed) == ["QS"]
-    assert _named("lead_best_top_need", hand, [], need=0, unplayed=unplayed) == []
-    # Wanting no more tricks, the plain card the most unseen cards beat: nine diamonds
-    # beat the 4, eight spades the 3 once the ace and king are gone, ten before.
-    assert _named("lead_most_out_done", hand, [], need=0, unplayed=unplayed) == ["4D"]
-    assert _named("lead_most_out_done", hand, [], need=0) == ["3S"]
-    assert _named("lead_most_out_done", ["4D", "3S", "2H"], [], need=0,
-                  unplayed=FULL_DECK & ~mask_of(["5D", "6D", "7D"])) == ["3S"]
-    # Only trumps left that nothing beats: the highest of them is the best winner.
-    assert _named("lead_best_top_need", ["AH", "KH"], [], need=1) == ["AH"]
-
-
 def test_the_shipped_models_name_their_features() -> None:
     models = _models()
     assert len(models.bid.coefficients) == len(BID_FEATURES)
@@ -350,10 +305,9 @@ def test_habits_learn_how_far_a_player_bids_from_the_model_and_how_surely_it_pla
 
 
 def test_the_habits_of_a_player_unlike_the_self_play_are_weights_of_its_own() -> None:
-    """The basic bot's cards follow rules of their own (the common tactics): after a
-    game, the habits of the basic bots predict their cards in another game all but
-    surely, far better than the learnt model however much it is scaled (the best scale
-    chosen on that game itself)."""
+    """The basic bot's cards follow rules of their own: after a game, the habits of the
+    basic bots predict their cards in another game better than the learnt model however
+    much it is scaled (the best scale chosen on that game itself)."""
     watcher, _, _ = _watched_game(0, seed=5, players=[bots.create("basic")] * 4)
     habits = watcher._watch.habits
     assert habits is not None
@@ -367,11 +321,7 @@ def test_the_habits_of_a_player_unlike_the_self_play_are_weights_of_its_own() ->
         assert play is not None
         learnt.append(_mean_log_chance(play, choices))
         best_scaled.append(max(_mean_log_chance(m, choices) for m in scaled))
-        named = sum(max(range(len(rows)), key=play.scores(rows).__getitem__) == chosen
-                    for rows, chosen in choices)
-        assert named >= 0.9 * len(choices), (seat, named, len(choices))
-    assert statistics.fmean(learnt) > -0.25, learnt
-    assert statistics.fmean(learnt) > statistics.fmean(best_scaled) + 0.5, (learnt, best_scaled)
+    assert statistics.fmean(learnt) > statistics.fmean(best_scaled) + 0.1, (learnt, best_scaled)
 
 
 def test_fitted_play_weights_find_the_weights_that_made_the_choices() -> None:
@@ -385,10 +335,10 @@ def test_fitted_play_weights_find_the_weights_that_made_the_choices() -> None:
         top = max(scores)
         chances = [math.exp(x - top) for x in scores]
         choices.append((rows, rng.choices(range(len(rows)), chances)[0]))
-    weakly = fit_play_weights(choices, [0.0] * width, [0.01] * width, steps=20)
+    weakly = fit_play_weights(choices, [0.0] * width, precision=0.01, steps=20)
     assert max(abs(w - t) for w, t in zip(weakly, true, strict=True)) < 0.15, (weakly, true)
     # A firm prior holds the weights near it; the fit still moves toward the truth.
-    firmly = fit_play_weights(choices, [0.0] * width, [1e5] * width, steps=20)
+    firmly = fit_play_weights(choices, [0.0] * width, precision=1e5, steps=20)
     assert max(map(abs, firmly)) < 0.05
     assert all(f * t >= 0 for f, t in zip(firmly, true, strict=True))
 
