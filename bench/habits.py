@@ -6,7 +6,8 @@ and follows seat 0 as the expert does (:class:`~blackout.bots.inference.Habits` 
 seat 0's last view of each hand).  Every card another seat chooses among two or more is
 then predicted by the play model each version's habits give that seat at the time, from
 the hands before (the card's features as the player saw them), and scored by its log
-loss (nats a choice; lower is better).  Versions:
+loss (nats a choice; lower is better) and by whether it was the version's likeliest
+card.  Versions:
 
 * ``learnt``: the learnt play model as shipped, no habits;
 * ``scaled``: the learnt model with its scores scaled to fit the player (the shipped
