@@ -7,7 +7,7 @@ seat 0's last view of each hand).  Every card another seat chooses among two or 
 then predicted by the play model each version's habits give that seat at the time, from
 the hands before (the card's features as the player saw them), and scored by its log
 loss (nats a choice; lower is better) and by whether it was the version's likeliest
-card.  Versions:
+card (a card tied with others for the likeliest counts).  Versions:
 
 * ``learnt``: the learnt play model as shipped, no habits;
 * ``scaled``: the learnt model with its scores scaled to fit the player (the shipped
@@ -85,7 +85,7 @@ def game_record(preset: str, spec: str, seed: int) -> tuple[list[View], list[Cho
 def predictions(models: Models, evidence: float | None, last_views: list[View],
                 choices: list[Choice]) -> Iterator[tuple[float, bool]]:
     """The log loss of each choice as the version predicts it, and whether the card
-    played was the version's likeliest."""
+    played was the version's likeliest (or tied for it)."""
     shipped = inference.OWN_WEIGHTS_EVIDENCE
     habits = Habits(models)
     by_hand = {view.hand_number: view for view in last_views}
