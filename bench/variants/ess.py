@@ -6,15 +6,12 @@ the largest power at most 1 that leaves (sum w)^2 / sum w^2 >= 0.25 x the pool
 
 from __future__ import annotations
 
-import itertools
 import math
-import time
-from collections.abc import Callable
+import random
 from typing import Any
 
 from blackout.bots import expert
 from blackout.bots import tree as _tree
-from blackout.bots.sampling import Sampler
 
 ESS_SHARE = 0.25
 
@@ -39,39 +36,20 @@ def _power(shifted: list[float], target: float) -> float:
     return low
 
 
-def _deals(view: Any, search: Any, fits: Any, deadline: float, iterations: int | None,
-           plays: Any = None, pool_size: int = _tree.POOL_DEALS) -> Callable[[], list[int]]:
-    """A copy of ``tree._deals`` whose pool weights are tempered (see the module)."""
-    sampler, rng = Sampler(view), search.rng
-    if fits is None and plays is None:
-        return lambda: sampler.sample(rng)
-    timed = iterations is None
-    if iterations is not None:
-        pool_size = max(1, min(pool_size, iterations))
-    pool: list[list[int]] = []
-    logs: list[float] = []
-    started = time.monotonic()
-    enough = started + (deadline - started) / 2
-    while len(pool) < pool_size and not (pool and timed and time.monotonic() > enough):
-        deal = (sampler.sample(rng) if fits is None else
-                sampler.sample_fitting(rng, fits, until=enough if timed else None))
-        pool.append(deal)
-        if plays is not None:
-            logs.append(plays(deal))
-    if plays is not None and len(pool) > 1:
-        top = max(logs)
-        shifted = [log - top for log in logs]
-        power = _power(shifted, ESS_SHARE * len(pool))
-        pool = rng.choices(pool, [math.exp(power * s) for s in shifted], k=len(pool))
-    in_turn = itertools.cycle(pool)
-    return lambda: list(next(in_turn))
+def _resampled(pool: list[list[int]], logs: list[float], rng: random.Random
+               ) -> list[list[int]]:
+    """``tree._resampled`` with the log weights times the power (see the module)."""
+    top = max(logs)
+    shifted = [log - top for log in logs]
+    power = _power(shifted, ESS_SHARE * len(pool))
+    return rng.choices(pool, [math.exp(power * s) for s in shifted], k=len(pool))
 
 
 class ExpertBot(expert.ExpertBot):
     def _search(self, view: Any, also: Any = None) -> Any:
-        shipped = _tree._deals
-        _tree._deals = _deals
+        shipped = _tree._resampled
+        _tree._resampled = _resampled
         try:
             return super()._search(view, also)
         finally:
-            _tree._deals = shipped
+            _tree._resampled = shipped

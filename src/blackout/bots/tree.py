@@ -223,10 +223,17 @@ def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
         if plays is not None:
             logs.append(plays(deal))
     if plays is not None and len(pool) > 1:
-        top = max(logs)
-        pool = rng.choices(pool, [math.exp(log - top) for log in logs], k=len(pool))
+        pool = _resampled(pool, logs, rng)
     in_turn = itertools.cycle(pool)
     return lambda: list(next(in_turn))  # a copy: a search uses its deal up
+
+
+def _resampled(pool: list[list[int]], logs: list[float], rng: random.Random
+               ) -> list[list[int]]:
+    """As many deals drawn from ``pool``, with replacement, each in proportion to the
+    exponential of its log weight in ``logs``."""
+    top = max(logs)
+    return rng.choices(pool, [math.exp(log - top) for log in logs], k=len(pool))
 
 
 def _run(iterate: Callable[[list[int]], None], deal: Callable[[], list[int]],
