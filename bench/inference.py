@@ -18,11 +18,14 @@ positions (the split by holder and by trick is over cards).
 
 Versions: ``uniform`` (deals drawn at random, voids kept: no inference), ``bids`` (each
 hidden hand drawn to explain its bid by the learnt bid model, deals not weighed),
-``shipped`` (those deals weighed as the shipped expert weighs them: by the chance of every
-card the others played, raised to :data:`~blackout.bots.inference.PLAY_EVIDENCE_POWER`),
-``plays:K`` (that chance raised to the power ``K``; ``plays:1`` is the expert before the
-nineteenth session), ``sharp:K`` (the play model's scores times ``K``, the chance raised to
-the power 1), ``module:NAME`` (the deals of a variant of
+``weighed`` (those deals weighed by the chance of every card the others played, raised to
+:data:`~blackout.bots.inference.PLAY_EVIDENCE_POWER`: the expert from the nineteenth to
+the twenty-first session), ``plays:K`` (that chance raised to the power ``K``;
+``plays:1`` is the expert before the nineteenth session), ``sharp:K`` (the play model's
+scores times ``K``, the chance raised to the power 1), ``shipped`` (the shipped expert's
+pool: each hand drawn card by card by what the seat's plays say of each card, then
+weighed by the whole chance over that draw's, :func:`~blackout.bots.tree.draw_pool`),
+``module:NAME`` (the deals of a variant of
 ``bench/variants/``, on ``PYTHONPATH``); any of them with ``@spread=S`` takes the bid
 model's spread as ``S`` of the fitted one (the shipped
 :data:`~blackout.bots.inference.BID_SPREAD_SCALE` is 0.6).  Lower log loss
@@ -54,7 +57,7 @@ from blackout.bots import inference
 from blackout.bots.expert import LEARNT_POOL, ExpertBot
 from blackout.bots.inference import PLAY_EVIDENCE_POWER, HandEvidence, Models
 from blackout.bots.sampling import Fits, Sampler
-from blackout.bots.tree import PlayLikelihood
+from blackout.bots.tree import draw_pool
 from blackout.core.cards import SUIT_MASKS, cards_in
 from blackout.core.view import View
 from regret import positions
@@ -76,6 +79,8 @@ def version(name: str) -> Version:
     if name == "bids":
         return _learnt(0.0)
     if name == "shipped":
+        return _pooled()
+    if name == "weighed":
         return _learnt(1.0)
     if name.startswith("plays:"):  # the shipped bot's weights are the chance tempered
         return _learnt(float(name.removeprefix("plays:")) / PLAY_EVIDENCE_POWER)
@@ -83,22 +88,39 @@ def version(name: str) -> Version:
         return _sharpened(float(name.removeprefix("sharp:")))
     if name.startswith("module:"):
         module = importlib.import_module(name.removeprefix("module:"))
-        return _learnt(1.0, module.ExpertBot)
+        return _pooled(module.ExpertBot)
     raise SystemExit(f"inference: no version {name!r} "
-                     "(uniform, bids, shipped, plays:K, sharp:K, module:NAME)")
+                     "(uniform, bids, shipped, weighed, plays:K, sharp:K, module:NAME)")
 
 
-def _learnt(scale: float, bot_class: type[ExpertBot] = ExpertBot) -> Version:
-    """The bot's deals, weighed by its weights' logs times ``scale``."""
+def _pooled(bot_class: type[ExpertBot] = ExpertBot) -> Version:
+    """The bot's pool of deals and their weights, as its search draws them."""
     def draw(view: View, rng: random.Random, count: int) -> list[tuple[list[int], float]]:
         bot = bot_class(seed=0, iterations=1, workers=1)
         fits, plays, _ = bot._evidence(view, bot._models(view))
-        return _weighed(view, rng, count, fits, plays, scale)
+        pool, logs = draw_pool(Sampler(view), rng, fits, plays, count)
+        if not logs:
+            return [(deal, 1.0) for deal in pool]
+        top = max(logs)
+        return [(deal, math.exp(log - top)) for deal, log in zip(pool, logs, strict=True)]
+    return draw
+
+
+def _learnt(scale: float) -> Version:
+    """The shipped bot's deals drawn to explain the bids (as before the twenty-second
+    session), weighed by the log chance of the plays times ``scale`` x
+    :data:`~blackout.bots.inference.PLAY_EVIDENCE_POWER`."""
+    def draw(view: View, rng: random.Random, count: int) -> list[tuple[list[int], float]]:
+        bot = ExpertBot(seed=0, iterations=1, workers=1)
+        fits, plays, _ = bot._evidence(view, bot._models(view))
+        return _weighed(view, rng, count, fits,
+                        None if plays is None else plays.deal_log_weight, scale)
     return draw
 
 
 def _weighed(view: View, rng: random.Random, count: int, fits: Fits | None,
-             plays: PlayLikelihood | None, scale: float) -> list[tuple[list[int], float]]:
+             plays: Callable[[list[int]], float] | None, scale: float
+             ) -> list[tuple[list[int], float]]:
     sampler = Sampler(view)
     pool = [sampler.sample(rng) if fits is None else sampler.sample_fitting(rng, fits)
             for _ in range(count)]

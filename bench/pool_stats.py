@@ -2,8 +2,9 @@
 its effective size.
 
 Where the learnt models choose the deals, a search draws a pool of ``LEARNT_POOL`` deals
-that fit the bids and then searches deals drawn from it in proportion to the chance of the
-others' cards (:func:`blackout.bots.tree._deals`).  With the weights ``w`` of the pool's
+(each hand to explain its bid, card by card by what its plays say of each card) and then
+searches deals drawn from it in proportion to the chance of the others' cards over that
+draw's (:func:`blackout.bots.tree._deals`).  With the weights ``w`` of the pool's
 deals, ``(sum w)^2 / sum w^2`` is how many equally weighted deals they are worth (the
 effective sample size).  This plays four shipped experts against each other on
 ``bench/ab.py``'s 7-card ``oh_hell`` table, one worker each, and reports by trick the play
@@ -39,24 +40,21 @@ def main() -> int:
     expert.LEARNT_POOL = args.pool
     build: dict[str, list[float]] = collections.defaultdict(list)
     by_trick: dict[int, list[tuple[int, int, float]]] = collections.defaultdict(list)
-    deals, search_play = tree._deals, tree.search_play
+    deals, resampled, search_play = tree._deals, tree._resampled, tree.search_play
     drawn: list[tuple[int, float]] = []  # the last pool's size and effective size
 
     def timed_deals(view: Any, search: Any, fits: Any, deadline: float,
                     iterations: int | None, plays: Any = None,
                     pool_size: int = tree.POOL_DEALS) -> Any:
-        logs: list[float] = []
-
-        def logged(deal: list[int]) -> float:
-            logs.append(plays(deal))
-            return logs[-1]
-
+        drawn[:] = [(0, 0.0)]  # unless the pool is weighed
         started = time.monotonic()
-        found = deals(view, search, fits, deadline, iterations,
-                      None if plays is None else logged, pool_size)
+        found = deals(view, search, fits, deadline, iterations, plays, pool_size)
         build[view.phase].append(time.monotonic() - started)
-        drawn[:] = [(len(logs), _effective(logs))]  # the pool is drawn before it returns
         return found
+
+    def weighing(pool: list[list[int]], logs: list[float], rng: Any) -> list[list[int]]:
+        drawn[:] = [(len(logs), _effective(logs))]  # the pool is weighed before it is used
+        return resampled(pool, logs, rng)
 
     def counted_search(view: Any, *rest: Any) -> Any:
         stats = search_play(view, *rest)
@@ -64,6 +62,7 @@ def main() -> int:
         return stats
 
     tree._deals = timed_deals
+    tree._resampled = weighing
     expert.search_play = counted_search  # type: ignore[attr-defined,assignment]
     for number in range(args.games):
         game = blackout.Game.new(oh_hell_rules(args.cards), "abcd", seed=100 + number)

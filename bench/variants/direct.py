@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
 from blackout.bots import expert
+from blackout.bots.tree import PlayEvidence
 from blackout.core.cards import cards_in
 from blackout.core.view import View
 from inference import OUT, places
@@ -56,14 +57,24 @@ class ExpertBot(expert.ExpertBot):
         if pool != expert.LEARNT_POOL:
             return fits, plays, pool
         terms = card_terms(view)
-        return fits, _weighed(plays, terms), pool
+        return fits, _Weighed(plays, terms), pool
 
 
-def _weighed(plays: Callable[[list[int]], float] | None,
-             terms: dict[int, dict[int, float]]) -> Callable[[list[int]], float]:
-    def log_weight(deal: list[int]) -> float:
-        total = 0.0 if plays is None else plays(deal)
-        for seat, term in terms.items():
-            total += sum(term[card] for card in map(int, cards_in(deal[seat])))
+class _Weighed:
+    """The shipped play evidence (if any), each deal's weight also times ``exp`` of
+    its hidden cards' terms (the deals still drawn card by card by the plays alone)."""
+
+    def __init__(self, plays: PlayEvidence | None, terms: dict[int, dict[int, float]]
+                 ) -> None:
+        self.plays = plays
+        self.terms = terms
+
+    def deal_log_weight(self, hands: Sequence[int]) -> float:
+        total = 0.0 if self.plays is None else self.plays.deal_log_weight(hands)
+        for seat, term in self.terms.items():
+            total += sum(term[card] for card in map(int, cards_in(hands[seat])))
         return total
-    return log_weight
+
+    def card_terms(self, unseen: int, allowed: Sequence[int]
+                   ) -> Mapping[int, Sequence[float]]:
+        return {} if self.plays is None else self.plays.card_terms(unseen, allowed)

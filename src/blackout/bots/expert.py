@@ -97,7 +97,7 @@ from blackout.bots.tree import (
     RIVALRY,
     THEIR_EXPLORATION,
     Fits,
-    PlayLikelihood,
+    PlayEvidence,
     Start,
     Stats,
     search_before_play,
@@ -304,7 +304,7 @@ class ExpertBot:
         return _Verdict(candidates[best], dict(zip(candidates, totals, strict=True)))
 
     def _evidence(self, view: View, models: tuple[int, ...]
-                  ) -> tuple[Fits | None, PlayLikelihood | None, int]:
+                  ) -> tuple[Fits | None, PlayEvidence | None, int]:
         """What the others' bids and cards say about their hands, and the size of the
         pool of deals to draw: a seat taken for a basic bot must have bid and played as
         it would have; every other hidden seat's hand is judged by the learnt models,
@@ -318,7 +318,7 @@ class ExpertBot:
         if learnt is None or not learnt:
             return basic, None, BASIC_POOL
         fits = _EveryFit(basic, learnt) if basic is not None or learnt.bids else None
-        plays = learnt.deal_log_weight if learnt.plays else None
+        plays = learnt if learnt.plays else None
         return fits, plays, LEARNT_POOL
 
     def _models(self, view: View) -> tuple[int, ...]:

@@ -11,7 +11,7 @@
 * :class:`PlayModel`: a player's card is a conditional logit over its legal cards
   (rank, trump, whether the card takes the trick so far, highest or lowest of them, top
   of its suit among the cards still out, each against whether the player still needs
-  tricks; leading, discarding, ruffing).
+  tricks; leading, discarding, ruffing; and the common tactics, :data:`TACTIC_FEATURES`).
 
 Both are fitted to seeded self-play of every preset by ``tools/train_inference.py``
 and shipped as package data (``inference.json``); pure Python at run time.
@@ -24,7 +24,10 @@ for a seat given its bid, for rejection sampling seat by seat
 every card the hidden seats have played this hand; :mod:`blackout.bots.tree` draws the
 deals it searches by that chance raised to :data:`PLAY_EVIDENCE_POWER`
 (:meth:`HandEvidence.deal_log_weight`; measured in bench/RESULTS.md, "Twelfth session"
-and "Nineteenth session").
+and "Nineteenth session").  So that a sharp model does not give a few deals all the
+weight, each hidden hand is first drawn card by card by what the seat's plays say of
+each card (:meth:`HandEvidence.card_terms`), and weighed by that chance over its draw's
+("Twenty-second session").
 
 The models describe the self-play they were fitted to; a real player has habits of its
 own.  :class:`Habits` learns them during a game: after each hand, whose cards are then
@@ -62,6 +65,8 @@ __all__ = [
     "PLAY_WEIGHT_PRECISION",
     "SCORINGS",
     "SPREAD_FEATURES",
+    "TACTIC_FEATURES",
+    "TACTIC_WEIGHT_PRECISION",
     "BidModel",
     "Habit",
     "Habits",
@@ -88,10 +93,22 @@ BID_FEATURES = (
 #: closely players bid depends on the hand size and the scoring).
 SPREAD_FEATURES = ("bias", "cards", *SCORINGS)
 _SPREAD_COLUMNS = tuple(BID_FEATURES.index(name) for name in SPREAD_FEATURES)
+#: The common tactics as play features, each for the player that still wants tricks
+#: (``need``) or wants no more (``done``): following, the cheapest card that wins the
+#: trick, the dearest that loses it, the lowest card, the highest when last to play;
+#: leading, the best card no unseen card of its suit beats (plain suits first) and the
+#: plain card the most unseen cards beat.  The shipped learnt model was fitted before
+#: they were features and gives them no weight (:meth:`Models.shipped`); a player's own
+#: weights (:class:`Habits`) learn them, and with them a rule-based player's cards are
+#: all but certain (bench/RESULTS.md, "Twenty-first session").
+TACTIC_FEATURES = (
+    "cheapest_win_need", "dearest_loss_done", "lowest_need", "highest_last_done",
+    "lead_best_top_need", "lead_most_out_done",
+)
 PLAY_FEATURES = (
     "rank", "trump", "lead_rank", "lead_trump", "wins", "wins_need", "wins_last_need",
     "wins_last_done", "highest", "lowest", "highest_need", "lowest_done", "discard_rank",
-    "ruff", "lead_need_rank", "top", "top_need", "top_lead",
+    "ruff", "lead_need_rank", "top", "top_need", "top_lead", *TACTIC_FEATURES,
 )
 #: The share of the fitted spread the search assumes of a bid: the self-play bids the
 #: model is fitted to (a modest budget, tables of 2 to 6) scatter more than a strong
@@ -218,24 +235,50 @@ def play_features(hand: int, trick: Sequence[int], trump: int, need: int, last: 
     wants = 1.0 if need > 0 else 0.0
     done = 1.0 - wants
     others = unplayed & ~hand
+    # Whether each card takes the trick so far, and how many unseen cards of its suit
+    # beat it.
+    wins = [bool(trick) and beats(card, best, trump) for card in cards]
+    above = [(others & SUIT_MASKS[card // 13] & ~((2 << card) - 1)).bit_count()
+             for card in cards]
+    cheapest_win, dearest_loss, best_top, most_out = _tactics(cards, keys, wins, above, trump,
+                                                               leading)
     rows = []
-    for card, key in zip(cards, keys, strict=True):
+    for card, key, won, higher in zip(cards, keys, wins, above, strict=True):
         suit, rank = divmod(card, 13)
         r = rank / 12
         is_trump = 1.0 if suit == trump else 0.0
-        wins = 1.0 if trick and beats(card, best, trump) else 0.0
+        win = 1.0 if won else 0.0
         following = bool(trick) and suit == trick[0] // 13
-        higher = others & SUIT_MASKS[suit] & ~((2 << card) - 1)
         top = 0.0 if higher else 1.0
         rows.append([
-            r, is_trump, r * leading, is_trump * leading, wins, wins * wants,
-            wins * last * wants, wins * last * done, float(key == high), float(key == low_key),
+            r, is_trump, r * leading, is_trump * leading, win, win * wants,
+            win * last * wants, win * last * done, float(key == high), float(key == low_key),
             float(key == high) * wants, float(key == low_key) * done,
             r * (not leading and not following and not is_trump),
             is_trump * (not leading and not following), r * leading * wants,
             top, top * wants, top * leading,
+            float(card == cheapest_win) * wants, float(card == dearest_loss) * done,
+            float(key == low_key) * wants, float(key == high) * last * done,
+            float(card == best_top) * wants, float(card == most_out) * done,
         ])
     return cards, rows
+
+
+def _tactics(cards: list[int], keys: list[int], wins: list[bool], above: list[int],
+             trump: int, leading: bool) -> tuple[int, int, int, int]:
+    """The cards the common tactics name (-1: none), from each card's shedding key,
+    whether it takes the trick so far and how many unseen cards of its suit beat it:
+    following, the cheapest card that wins the trick and the dearest that loses it;
+    leading, the best card no unseen card beats (plain suits first) and the plain card
+    the most unseen cards beat (ties: the lowest card)."""
+    if not leading:
+        winners = [(k, c) for c, k, w in zip(cards, keys, wins, strict=True) if w]
+        losers = [(k, c) for c, k, w in zip(cards, keys, wins, strict=True) if not w]
+        return (min(winners)[1] if winners else -1, max(losers)[1] if losers else -1, -1, -1)
+    plain = [c // 13 != trump for c in cards]
+    tops = [(p, c % 13, -c) for c, p, a in zip(cards, plain, above, strict=True) if not a]
+    most_out = max(zip(plain, above, [-c for c in cards], strict=True))
+    return -1, -1, -max(tops)[2] if tops else -1, -most_out[2]
 
 
 def view_play_features(view: View) -> tuple[list[int], list[list[float]]]:
@@ -247,7 +290,12 @@ def view_play_features(view: View) -> tuple[list[int], list[list[float]]]:
     wanted = tricks_wanted(view.bids[seat], view.cards_dealt) or 0
     return play_features(view.hand, trick, -1 if view.trump is None else int(view.trump),
                          wanted - view.tricks_won[seat], len(trick) == view.players_count - 1,
-                         ((1 << 52) - 1) & ~view.played)
+                         ((1 << 52) - 1) & ~view.played & ~_turned_up(view))
+
+
+def _turned_up(view: View) -> int:
+    """The turned-up card's mask (0: none): every player has seen it."""
+    return 0 if view.turn_up is None else 1 << view.turn_up
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,12 +343,15 @@ class Models:
             return None
         data = json.loads(text)
         bid, play = data["bid"], data["play"]
+        # A play model fitted before the tactic features were: they weigh nothing in it.
+        untaught = len(PLAY_FEATURES) - len(play["features"])
         if (tuple(bid["features"]) != BID_FEATURES
                 or tuple(bid["spread_features"]) != SPREAD_FEATURES
-                or tuple(play["features"]) != PLAY_FEATURES):
+                or untaught not in (0, len(TACTIC_FEATURES))
+                or tuple(play["features"]) != PLAY_FEATURES[:len(play["features"])]):
             return None
         return Models(BidModel(tuple(bid["coefficients"]), tuple(bid["spread"])),
-                      PlayModel(tuple(play["weights"])))
+                      PlayModel((*play["weights"], *[0.0] * untaught)))
 
 
 def tricks_wanted(bid: object, cards: int) -> int | None:
@@ -339,14 +390,18 @@ _SHARPNESS_STEPS = tuple(k / 8 for k in range(-8, 17))  # 0.37 to 7.4
 _BID_FLOOR = 1e-3
 #: Besides the learnt play model with its scores scaled to fit a player (one number),
 #: the model's every weight fitted to the player, held to the learnt weights by a
-#: Gaussian prior of this precision.  Scaling suits a player like the self-play the
-#: model was learnt from; weights of its own, a player with firm habits of its own.
-PLAY_WEIGHT_PRECISION = 0.3
+#: Gaussian prior of this precision (:data:`TACTIC_WEIGHT_PRECISION` for the tactic
+#: features, which the learnt model gives no weight).  Scaling suits a player like the
+#: self-play the model was learnt from; weights of its own, a player with firm habits of
+#: its own.
+PLAY_WEIGHT_PRECISION = 3.0
+#: A loose prior: which tactics a player follows is learnt from its cards.
+TACTIC_WEIGHT_PRECISION = 0.01
 #: How many nats better the player's own weights must have predicted its cards than
 #: the scaled model (each hand's cards predicted from the hands before it) to be used:
-#: a few hands seen by chance to fit are not taken for a habit.  With these two, the
-#: basic bot's cards are predicted at 0.77 nats a choice against 0.89 by scaling alone,
-#: the expert's at 1.160 against 1.158 (bench/RESULTS.md, "Twentieth session").
+#: a few hands seen by chance to fit are not taken for a habit.  With these, the basic
+#: bot's cards are predicted at 0.36 nats a choice against 0.89 by scaling alone, the
+#: expert's exactly as by scaling (bench/RESULTS.md, "Twenty-first session").
 OWN_WEIGHTS_EVIDENCE = 2.0
 #: Newton steps a refit takes at most: each hand adds a few cards to what was fitted,
 #: so the last fit is a close start.
@@ -396,7 +451,7 @@ class _PlayHabit:
         sharpness = self._sharpness()
         self.scaled = self.learnt if sharpness == 1 else self.learnt.sharpened(sharpness)
         self.own = PlayModel(tuple(fit_play_weights(
-            self.choices, self.learnt.weights, PLAY_WEIGHT_PRECISION, start=self.own.weights)))
+            self.choices, self.learnt.weights, _PRECISIONS, start=self.own.weights)))
 
     def _sharpness(self) -> float:
         scores = self.learnt_scores
@@ -409,30 +464,37 @@ class _PlayHabit:
         return math.exp(max(_SHARPNESS_STEPS, key=log_posterior))
 
 
+#: Each play weight's prior precision, in :data:`PLAY_FEATURES` order.
+_PRECISIONS = tuple(TACTIC_WEIGHT_PRECISION if name in TACTIC_FEATURES
+                    else PLAY_WEIGHT_PRECISION for name in PLAY_FEATURES)
+
+
 def _play_loss(weights: Sequence[float], choices: list[tuple[list[list[float]], int]],
-               prior: Sequence[float], precision: float) -> float:
+               prior: Sequence[float], precisions: Sequence[float]) -> float:
     """The negative log posterior (up to a constant) of play weights: see
     :func:`fit_play_weights`."""
-    total = precision / 2 * sum((w - p) ** 2 for w, p in zip(weights, prior, strict=True))
+    total = sum(q / 2 * (w - p) ** 2
+                for w, p, q in zip(weights, prior, precisions, strict=True))
     for rows, chosen in choices:
         total -= log_softmax([sum(map(operator.mul, weights, row)) for row in rows], chosen)
     return total
 
 
 def fit_play_weights(choices: list[tuple[list[list[float]], int]], prior: Sequence[float],
-                     precision: float, start: Sequence[float] | None = None,
+                     precisions: Sequence[float], start: Sequence[float] | None = None,
                      steps: int = _NEWTON_STEPS) -> list[float]:
     """The likeliest weights of a conditional logit (a :class:`PlayModel`) for
-    ``choices`` (each legal card's features, the one chosen) under a Gaussian prior
-    around ``prior`` with ``precision``: Newton's method from ``start`` (default the
+    ``choices`` (each legal card's features, the one chosen) under independent Gaussian
+    priors around ``prior`` with ``precisions``: Newton's method from ``start`` (default the
     prior), each step halved until it lowers the loss.  Pure Python: a refit on the
     choices of one player in a whole game takes a few tens of milliseconds at most."""
     width = len(prior)
     weights = list(start if start is not None else prior)
-    loss = _play_loss(weights, choices, prior, precision)
+    loss = _play_loss(weights, choices, prior, precisions)
     for _ in range(steps):
-        gradient = [precision * (w - p) for w, p in zip(weights, prior, strict=True)]
-        hessian = [[precision if j == k else 0.0 for k in range(width)] for j in range(width)]
+        gradient = [q * (w - p) for w, p, q in zip(weights, prior, precisions, strict=True)]
+        hessian = [[precisions[j] if j == k else 0.0 for k in range(width)]
+                   for j in range(width)]
         for rows, chosen in choices:
             scores = [sum(map(operator.mul, weights, row)) for row in rows]
             top = max(scores)
@@ -457,7 +519,7 @@ def fit_play_weights(choices: list[tuple[list[list[float]], int]], prior: Sequen
         scale = 1.0
         while True:
             trial = [w - scale * s for w, s in zip(weights, step, strict=True)]
-            trial_loss = _play_loss(trial, choices, prior, precision)
+            trial_loss = _play_loss(trial, choices, prior, precisions)
             if trial_loss <= loss:
                 break
             scale /= 2
@@ -604,12 +666,13 @@ class HandEvidence:
         """Every card ``seats`` played this hand: (seat, card, trick before it, tricks it
         still wanted, last to play, cards unplayed before it)."""
         wanted = [tricks_wanted(b, view.cards_dealt) for b in view.bids]
+        seen = ~_turned_up(view)
         plays = []
         for made in view.plays_made():
             want = wanted[made.seat]
             if made.seat in seats and want is not None:
                 plays.append((made.seat, int(made.card), [int(c) for c in made.trick],
-                              want - made.won, made.last, made.unplayed))
+                              want - made.won, made.last, made.unplayed & seen))
         return plays
 
     def __bool__(self) -> bool:
@@ -663,3 +726,40 @@ class HandEvidence:
         """The log of the weight a search gives a deal of ``hands`` for the plays made:
         their log chance times :data:`PLAY_EVIDENCE_POWER`."""
         return PLAY_EVIDENCE_POWER * self.play_log_likelihood(hands)
+
+    def card_terms(self, unseen: int, allowed: Sequence[int]) -> dict[int, list[float]]:
+        """For every seat that has played a card and every card of ``unseen`` it may
+        hold (``allowed[seat]``), what holding that card says of the seat's plays, on
+        the scale of :meth:`deal_log_weight`: the sum over its plays of how much the
+        card, beside the cards the seat is known to have held then (those it played then
+        and later), would have changed the log chance of the card it played (``-inf``:
+        it could not have played it).  A deal whose hands are drawn in proportion to
+        ``exp`` of their cards' terms (:meth:`~blackout.bots.sampling.Sampler.sample_weighted`)
+        already explains most of the plays; its weight is the deal's over that chance.
+        """
+        terms: dict[int, list[float]] = {}
+        later = [0] * self.players  # each seat's cards played from each play on
+        for seat, card, trick, need, last, unplayed in reversed(self.plays):
+            later[seat] |= 1 << card
+            held = later[seat]
+            candidates = unseen & allowed[seat]
+            if trick and card // 13 == trick[0] // 13:
+                candidates &= SUIT_MASKS[card // 13]  # the others were no choice then
+            if not candidates:
+                continue
+            model = self.play_models[seat]
+            cards, rows = play_features(held, trick, self.trump, need, last, unplayed)
+            known = model.log_chance(card, cards, rows)
+            row = terms.setdefault(seat, [0.0] * 52)
+            while candidates:
+                low = candidates & -candidates
+                candidates ^= low
+                extra = low.bit_length() - 1
+                cards, rows = play_features(held | low, trick, self.trump, need, last,
+                                            unplayed)
+                if card not in cards:
+                    row[extra] = -math.inf
+                else:
+                    row[extra] += PLAY_EVIDENCE_POWER * (model.log_chance(card, cards, rows)
+                                                         - known)
+        return terms

@@ -10,6 +10,9 @@ suit by suit among all those that keep them (:meth:`Sampler.sample_by_suits`).
 :meth:`Sampler.sample_fitting` deals the hidden seats one by one, each hand kept with
 a chance a caller's test gives it: what a seat's bid and cards say about its hand (see
 :mod:`blackout.bots.inference` and :mod:`blackout.bots.expert`).
+:meth:`Sampler.sample_weighted` does the same with each hand drawn card by card, in
+proportion to ``exp`` of a log weight of each card in that seat, and says how likely its
+draws were, so that a caller can weigh the deal by how much likelier it finds it.
 
 With the C accelerator (see :mod:`blackout.bots.playout`) the deals are drawn in C from a
 seed taken from the caller's generator: the same seed gives the same deals on every
@@ -21,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from blackout.bots.playout import SUIT_MASKS, _fast
 from blackout.core.cards import cards_in
@@ -87,30 +90,59 @@ class Sampler:
         passes (a seat's draw ignores what it leaves the seats after it), but it needs
         a few draws a seat where that needs a few per seat multiplied together.
         """
+        return self._seat_by_seat(rng, fits, {}, tries, until)[0]
+
+    def sample_weighted(self, rng: random.Random, terms: Mapping[int, Sequence[float]],
+                        fits: Fits | None = None, tries: int = _FIT_TRIES,
+                        until: float | None = None) -> tuple[list[int], float]:
+        """:meth:`sample_fitting` with each hand of a seat in ``terms`` drawn in
+        proportion to ``exp`` of the sum of its cards' terms (``terms[seat][card]``, a
+        log weight; ``-inf``: never) among the cards left, the other seats' uniformly;
+        and the log chance of those draws (each seat's, among the cards the seats
+        before it left; how often ``fits`` turned a hand away is not counted), by which
+        a caller weighing the deal divides to undo the terms."""
+        return self._seat_by_seat(rng, fits, terms, tries, until)
+
+    def _seat_by_seat(self, rng: random.Random, fits: Fits | None,
+                      terms: Mapping[int, Sequence[float]], tries: int,
+                      until: float | None) -> tuple[list[int], float]:
         kept = None
         for _ in range(_VOID_TRIES):
             hands = [h or 0 for h in self.known]
             taken = 0
+            log_chance = 0.0
             every_seat_fits = True
             for seat in self.hidden:
                 cards = self.unseen & self.allowed[seat] & ~taken
                 want = self.counts[seat]
                 if cards.bit_count() < want or (until is not None and time.monotonic() > until):
                     break
-                for hand in _draws(rng, cards, want, tries):
-                    chance = fits(seat, hand)
+                row = terms.get(seat)
+                weighted = None if row is None else _WeightedDraws(cards, want, row)
+                if weighted is None:
+                    draws = _draws(rng, cards, want, tries)
+                    log_chance -= math.log(math.comb(cards.bit_count(), want))
+                else:
+                    if weighted.total <= 0:
+                        break  # no hand the terms allow
+                    draws = weighted.draws(rng, tries)
+                hand = 0
+                for hand in draws:
+                    chance = 1.0 if fits is None else fits(seat, hand)
                     # No draw for a sure answer: a yes-or-no test uses no randomness.
                     if chance >= 1 or (chance > 0 and rng.random() < chance):
                         break
                 else:
                     every_seat_fits = False
+                if weighted is not None:
+                    log_chance += weighted.log_chance(hand)
                 hands[seat] = hand
                 taken |= hand
             else:
                 if every_seat_fits:
-                    return hands
-                kept = kept or hands
-        return kept or self.sample(rng)
+                    return hands, log_chance
+                kept = kept or (hands, log_chance)
+        return kept or (self.sample(rng), 0.0)
 
     def sample_python(self, rng: random.Random) -> list[int]:
         """:meth:`sample` in Python: the reference for the C version."""
@@ -206,6 +238,43 @@ class Sampler:
             taken |= hand
             hands[seat] = hand
         return hands
+
+
+class _WeightedDraws:
+    """Hands of ``want`` cards of the mask ``cards``, each drawn in proportion to the
+    product of its cards' weights (``exp`` of ``terms[card]``): conditional Poisson
+    sampling, card by card, from the weight of the ways to complete the hand."""
+
+    def __init__(self, cards: int, want: int, terms: Sequence[float]) -> None:
+        self.cards = list(cards_in(cards))
+        self.terms = terms
+        self.weights = [math.exp(terms[card]) for card in self.cards]
+        self.want = want
+        # ways[i][j]: the total weight of the ways to choose j of the cards from i on
+        count = len(self.cards)
+        self.ways = ways = [[0.0] * (want + 1) for _ in range(count + 1)]
+        ways[count][0] = 1.0
+        for i in range(count - 1, -1, -1):
+            after, here, weight = ways[i + 1], ways[i], self.weights[i]
+            here[0] = 1.0
+            for j in range(1, want + 1):
+                here[j] = after[j] + weight * after[j - 1]
+        self.total = ways[0][want]
+
+    def draws(self, rng: random.Random, count: int) -> Iterable[int]:
+        for _ in range(count):
+            hand, want = 0, self.want
+            for i, card in enumerate(self.cards):
+                if want == 0:
+                    break
+                if rng.random() * self.ways[i][want] < self.weights[i] * self.ways[i + 1][want - 1]:
+                    hand |= 1 << card
+                    want -= 1
+            yield hand
+
+    def log_chance(self, hand: int) -> float:
+        """The log chance of drawing ``hand``."""
+        return sum(self.terms[card] for card in cards_in(hand)) - math.log(self.total)
 
 
 def _arrangements(split: tuple[int, ...]) -> int:

@@ -39,8 +39,9 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from blackout.bots.playout import (
     BASIC,
@@ -60,8 +61,8 @@ from blackout.core.scoring import hand_points, made_bid
 from blackout.core.view import View
 
 __all__ = [
-    "EXPLORATION", "RIVALRY", "THEIR_EXPLORATION", "Fits", "PlayLikelihood", "Start", "Stats",
-    "search_before_play", "search_play",
+    "EXPLORATION", "RIVALRY", "THEIR_EXPLORATION", "Fits", "PlayEvidence", "Start", "Stats",
+    "draw_pool", "search_before_play", "search_play",
 ]
 
 #: How much a point scored by a rival (on average) counts against one's own, by default:
@@ -80,10 +81,21 @@ EXPLORATION = 0.7
 #: against ``basic`` (bench/RESULTS.md, sixteenth session), so 1 stays the default.
 THEIR_EXPLORATION = 1.0
 
-#: ``plays(deal)``: the log weight of a deal for the cards the hidden seats have played
-#: so far, had they held its hands (their log chance, tempered: see
-#: :meth:`blackout.bots.inference.HandEvidence.deal_log_weight`).
-PlayLikelihood = Callable[[list[int]], float]
+class PlayEvidence(Protocol):
+    """What the cards the hidden seats have played say about their hands (see
+    :class:`blackout.bots.inference.HandEvidence`)."""
+
+    def deal_log_weight(self, hands: Sequence[int]) -> float:
+        """The log weight of a deal of ``hands`` for the cards played so far, had the
+        seats held them (their log chance, tempered)."""
+        ...
+
+    def card_terms(self, unseen: int, allowed: Sequence[int]) -> Mapping[int, Sequence[float]]:
+        """Each seat's log weight for holding each card, one card at a time (for
+        :meth:`~blackout.bots.sampling.Sampler.sample_weighted`)."""
+        ...
+
+
 #: Deals a search draws by default when ``fits`` or ``plays`` choose them.
 POOL_DEALS = 64
 
@@ -130,7 +142,7 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 iterations: int | None, exploration: float = EXPLORATION,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
                 fits: Fits | None = None, endgame: int = 0,
-                plays: PlayLikelihood | None = None, pool: int = POOL_DEALS,
+                plays: PlayEvidence | None = None, pool: int = POOL_DEALS,
                 their_exploration: float = THEIR_EXPLORATION) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
@@ -160,7 +172,7 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        deadline: float, iterations: int | None,
                        exploration: float = EXPLORATION, rivalry: float = RIVALRY,
                        models: Sequence[int] | None = None, fits: Fits | None = None,
-                       endgame: int = 0, plays: PlayLikelihood | None = None,
+                       endgame: int = 0, plays: PlayEvidence | None = None,
                        pool: int = POOL_DEALS,
                        their_exploration: float = THEIR_EXPLORATION) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
@@ -194,38 +206,53 @@ def _add(stats: Stats, outcome: Outcome, seat: int) -> None:
 
 
 def _deals(view: View, search: _Search, fits: Fits | None, deadline: float,
-           iterations: int | None, plays: PlayLikelihood | None = None,
+           iterations: int | None, plays: PlayEvidence | None = None,
            pool_size: int = POOL_DEALS) -> Callable[[], list[int]]:
     """Where a search's deals come from: fresh ones from the sampler, or, with ``fits``
     or ``plays``, a pool of ``pool_size`` deals drawn once and used in turn (such a
     deal is slow to find or to weigh, so it is reused rather than drawn for every
     iteration; see bench/RESULTS.md for the sizes measured).  Each deal of the pool
-    passes ``fits``
-    (:meth:`~blackout.bots.sampling.Sampler.sample_fitting`); with ``plays``, the deals
+    passes ``fits`` (:meth:`~blackout.bots.sampling.Sampler.sample_fitting`); with
+    ``plays``, each hidden hand is drawn card by card by what the seat's plays say of
+    each card (:meth:`~blackout.bots.sampling.Sampler.sample_weighted`), and the deals
     used are then drawn from the pool, with replacement, in proportion to the weight
-    ``plays`` gives the others' plays.  A search of a fixed number of ``iterations``
-    draws no more deals than it uses; a timed one (``iterations`` None) spends at most
-    half its time on the pool."""
+    ``plays`` gives the others' plays over the chance of that draw: a deal that
+    explains every play is no longer a needle in a haystack of random ones
+    (bench/RESULTS.md, "Twenty-second session").  A search of a fixed number of
+    ``iterations`` draws no more deals than it uses; a timed one (``iterations`` None)
+    spends at most half its time on the pool."""
     sampler, rng = Sampler(view), search.rng
     if fits is None and plays is None:
         return lambda: sampler.sample(rng)
     timed = iterations is None
     if iterations is not None:
         pool_size = max(1, min(pool_size, iterations))
-    pool: list[list[int]] = []
-    logs: list[float] = []
     started = time.monotonic()
-    enough = started + (deadline - started) / 2
-    while len(pool) < pool_size and not (pool and timed and time.monotonic() > enough):
-        deal = (sampler.sample(rng) if fits is None else
-                sampler.sample_fitting(rng, fits, until=enough if timed else None))
-        pool.append(deal)
-        if plays is not None:
-            logs.append(plays(deal))
+    pool, logs = draw_pool(sampler, rng, fits, plays, pool_size,
+                           started + (deadline - started) / 2 if timed else None)
     if plays is not None and len(pool) > 1:
         pool = _resampled(pool, logs, rng)
     in_turn = itertools.cycle(pool)
     return lambda: list(next(in_turn))  # a copy: a search uses its deal up
+
+
+def draw_pool(sampler: Sampler, rng: random.Random, fits: Fits | None,
+              plays: PlayEvidence | None, size: int, until: float | None = None
+              ) -> tuple[list[list[int]], list[float]]:
+    """The pool of :func:`_deals`: ``size`` deals (at least one, fewer once the monotonic
+    clock passes ``until``) and, with ``plays``, each one's log weight."""
+    terms = {} if plays is None else plays.card_terms(sampler.unseen, sampler.allowed)
+    pool: list[list[int]] = []
+    logs: list[float] = []
+    while len(pool) < size and not (pool and until is not None and time.monotonic() > until):
+        if plays is None:
+            pool.append(sampler.sample(rng) if fits is None else
+                        sampler.sample_fitting(rng, fits, until=until))
+            continue
+        deal, drawn = sampler.sample_weighted(rng, terms, fits, until=until)
+        pool.append(deal)
+        logs.append(plays.deal_log_weight(deal) - drawn)
+    return pool, logs
 
 
 def _resampled(pool: list[list[int]], logs: list[float], rng: random.Random
