@@ -174,22 +174,24 @@ def test_fitting_deals_keep_a_hand_with_the_chance_the_test_gives_it() -> None:
     assert abs(kept - expected) < 4 * math.sqrt(expected * (1 - expected) / draws) + 0.01
 
 
-def test_weighted_hands_are_drawn_with_the_chance_they_report() -> None:
+@pytest.mark.parametrize("level", [0.0, -800.0])  # -800: exp of a term underflows
+def test_weighted_hands_are_drawn_with_the_chance_they_report(level: float) -> None:
     rng = random.Random(4)
     cards = mask_of(["2C", "5C", "9D", "JD", "KH", "3S", "QS", "AS"])
     terms = [0.0] * 52
     for card in cards_in(cards):
-        terms[card] = rng.uniform(-2.0, 1.0)
+        terms[card] = level + rng.uniform(-2.0, 1.0)
     terms[int(Card.parse("KH"))] = -math.inf  # never held
     draws = _WeightedDraws(cards, 3, terms)
     hands = [sum(1 << int(c) for c in chosen)
              for chosen in itertools.combinations(cards_in(cards), 3)]
-    weight = {hand: math.exp(sum(terms[c] for c in cards_in(hand))) for hand in hands}
-    assert draws.total == pytest.approx(sum(weight.values()))
+    # Each hand's chance goes as exp of the sum of its cards' terms.
+    logs = {hand: sum(terms[c] - level for c in cards_in(hand)) for hand in hands}
+    total = sum(math.exp(log) for log in logs.values())
     count = 20000
     seen = collections.Counter(draws.draws(rng, count))
     for hand in hands:
-        chance = weight[hand] / draws.total
+        chance = math.exp(logs[hand]) / total
         if chance == 0:
             assert seen[hand] == 0
             continue

@@ -100,7 +100,8 @@ class Sampler:
         log weight; ``-inf``: never) among the cards left, the other seats' uniformly;
         and the log chance of those draws (each seat's, among the cards the seats
         before it left; how often ``fits`` turned a hand away is not counted), by which
-        a caller weighing the deal divides to undo the terms."""
+        a caller weighing the deal divides to undo the terms.  Where no whole deal is
+        found seat by seat, :meth:`sample`'s deal comes with a log chance of 0."""
         return self._seat_by_seat(rng, fits, terms, tries, until)
 
     def _seat_by_seat(self, rng: random.Random, fits: Fits | None,
@@ -124,7 +125,7 @@ class Sampler:
                     log_chance -= math.log(math.comb(cards.bit_count(), want))
                 else:
                     if weighted.total <= 0:
-                        break  # no hand the terms allow
+                        break  # no hand the terms allow: deal again
                     draws = weighted.draws(rng, tries)
                 hand = 0
                 for hand in draws:
@@ -248,7 +249,12 @@ class _WeightedDraws:
     def __init__(self, cards: int, want: int, terms: Sequence[float]) -> None:
         self.cards = list(cards_in(cards))
         self.terms = terms
-        self.weights = [math.exp(terms[card]) for card in self.cards]
+        # Weights taken relative to the likeliest card's, so that a hand of cards all
+        # very unlikely does not underflow; every hand's weight is scaled alike.
+        self.shift = max((terms[card] for card in self.cards), default=0.0)
+        if not math.isfinite(self.shift):
+            self.shift = 0.0
+        self.weights = [math.exp(terms[card] - self.shift) for card in self.cards]
         self.want = want
         # ways[i][j]: the total weight of the ways to choose j of the cards from i on
         count = len(self.cards)
@@ -274,7 +280,8 @@ class _WeightedDraws:
 
     def log_chance(self, hand: int) -> float:
         """The log chance of drawing ``hand``."""
-        return sum(self.terms[card] for card in cards_in(hand)) - math.log(self.total)
+        return (sum(self.terms[card] for card in cards_in(hand)) - self.want * self.shift
+                - math.log(self.total))
 
 
 def _arrangements(split: tuple[int, ...]) -> int:
