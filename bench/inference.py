@@ -98,11 +98,7 @@ def _pooled(bot_class: type[ExpertBot] = ExpertBot) -> Version:
     def draw(view: View, rng: random.Random, count: int) -> list[tuple[list[int], float]]:
         bot = bot_class(seed=0, iterations=1, workers=1)
         fits, plays, _ = bot._evidence(view, bot._models(view))
-        pool, logs = draw_pool(Sampler(view), rng, fits, plays, count)
-        if not logs:
-            return [(deal, 1.0) for deal in pool]
-        top = max(logs)
-        return [(deal, math.exp(log - top)) for deal, log in zip(pool, logs, strict=True)]
+        return _with_weights(*draw_pool(Sampler(view), rng, fits, plays, count))
     return draw
 
 
@@ -121,12 +117,17 @@ def _learnt(scale: float) -> Version:
 def _weighed(view: View, rng: random.Random, count: int, fits: Fits | None,
              plays: Callable[[list[int]], float] | None, scale: float
              ) -> list[tuple[list[int], float]]:
-    sampler = Sampler(view)
-    pool = [sampler.sample(rng) if fits is None else sampler.sample_fitting(rng, fits)
-            for _ in range(count)]
+    pool, _ = draw_pool(Sampler(view), rng, fits, None, count)
     if plays is None or scale == 0:
+        return _with_weights(pool, [])
+    return _with_weights(pool, [scale * plays(deal) for deal in pool])
+
+
+def _with_weights(pool: list[list[int]], logs: list[float]) -> list[tuple[list[int], float]]:
+    """Each deal with the exponential of its log weight (relative to the heaviest), or
+    with weight 1 where there are no ``logs``."""
+    if not logs:
         return [(deal, 1.0) for deal in pool]
-    logs = [scale * plays(deal) for deal in pool]
     top = max(logs)
     return [(deal, math.exp(log - top)) for deal, log in zip(pool, logs, strict=True)]
 
