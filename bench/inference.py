@@ -97,7 +97,7 @@ def _pooled(bot_class: type[ExpertBot] = ExpertBot) -> Version:
     """The bot's pool of deals and their weights, as its search draws them."""
     def draw(view: View, rng: random.Random, count: int) -> list[tuple[list[int], float]]:
         bot = bot_class(seed=0, iterations=1, workers=1)
-        fits, plays, _ = bot._evidence(view, bot._models(view))
+        fits, plays, _ = bot._evidence(view, bot._models(view)[0])
         return _with_weights(*draw_pool(Sampler(view), rng, fits, plays, count))
     return draw
 
@@ -108,7 +108,7 @@ def _learnt(scale: float) -> Version:
     :data:`~blackout.bots.inference.PLAY_EVIDENCE_POWER`."""
     def draw(view: View, rng: random.Random, count: int) -> list[tuple[list[int], float]]:
         bot = ExpertBot(seed=0, iterations=1, workers=1)
-        fits, plays, _ = bot._evidence(view, bot._models(view))
+        fits, plays, _ = bot._evidence(view, bot._models(view)[0])
         return _weighed(view, rng, count, fits,
                         None if plays is None else plays.deal_log_weight, scale)
     return draw

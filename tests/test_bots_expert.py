@@ -20,11 +20,14 @@ from blackout.bots.basic import BasicBot
 from blackout.bots.expert import ExpertBot, _begin, _bids_test, _candidates, _distinct_plays
 from blackout.bots.playout import (
     BASIC,
+    HABIT,
     NO_TRUMP,
+    PLAY_FEATURES,
     POLICY,
     choose_card,
     estimate_tricks,
     goals_for,
+    habit_card,
     play_out,
     trick_winner_position,
 )
@@ -282,6 +285,41 @@ def test_the_others_replies_are_explored_as_asked() -> None:
     while game.view(game.to_move).phase != "play":
         game.apply(BasicBot(seed=1).choose(game.view(game.to_move)))
     assert _top_reply_share(game, 4.0) < _top_reply_share(game, 1.0) - 0.1
+
+
+def test_a_seat_played_by_its_habit_is_followed_in_the_tree() -> None:
+    # Each other seat plays the card its habit likes best (here: its lowest), so on the
+    # true deal the tree holds one reply of each to each card of the bot's, and that card.
+    game = Game.new(variant("standard", schedule=[6]), ["a", "b", "c", "d"], seed=3)
+    while game.view(game.to_move).phase != "play":
+        game.apply(BasicBot(seed=1).choose(game.view(game.to_move)))
+    view = game.view(game.to_move)
+    hands = [game.view(s).hands[s] or 0 for s in range(game.n)]
+    lowest = [5.0 if name == "lowest" else 0.0 for name in PLAY_FEATURES]
+    models = tuple(POLICY if s == view.seat else HABIT for s in range(game.n))
+    trump = NO_TRUMP if view.trump is None else int(view.trump)
+    for followed in (True, False):
+        search = _Search(view, random.Random(1), EXPLORATION, RIVALRY,
+                         models if followed else None, weights=lowest * game.n)
+        line = _Line(search, tuple(view.bids), trump, view.declarer, view.seat, [],
+                     list(view.tricks_won))
+        for _ in range(500):
+            line.iterate(list(hands))
+        tree = search.tree
+        replies: list[int] = []
+        level = [(child, [card]) for card, child in tree.children[line.root].items()]
+        assert len(level) > 1  # the bot's own cards are searched
+        for position in range(1, game.n):  # the others' replies in the first trick
+            seat = (view.seat + position) % game.n
+            replies += [len(tree.children[node]) for node, _ in level]
+            for node, trick in level if followed else []:
+                others = (sum(hands) | view.unseen()) & ~hands[seat] & ~sum(1 << c for c in trick)
+                for card in tree.children[node]:
+                    assert card == habit_card(hands[seat], others, trick, trump, 1,
+                                              position == game.n - 1, lowest)
+            level = [(child, [*trick, card]) for node, trick in level
+                     for card, child in tree.children[node].items()]
+        assert (max(replies) == 1) == followed
 
 
 def test_equal_cards_are_searched_once() -> None:

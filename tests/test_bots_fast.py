@@ -21,10 +21,14 @@ from blackout.bots import basic, expert, playout, sampling
 from blackout.bots.playout import (
     BASIC,
     EVERY_TRICK,
+    HABIT,
     NO_TRICK,
+    PLAY_FEATURES,
     POLICY,
     Goals,
     estimate_tricks_python,
+    habit_card,
+    play_features,
     play_out_python,
 )
 from blackout.bots.sampling import Sampler
@@ -88,17 +92,54 @@ def test_c_play_outs_take_the_same_tricks_as_python(seed: int) -> None:
 @needs_fast
 @settings(max_examples=2000, deadline=None)
 @given(st.integers(0, 2**32))
-def test_c_play_outs_with_basic_seats_take_the_same_tricks_as_python(seed: int) -> None:
+def test_c_play_outs_with_model_seats_take_the_same_tricks_as_python(seed: int) -> None:
     rng = random.Random(seed)
     hands, trump, leader, trick, won, goals = _random_play_state(rng)
-    models = [rng.choice([POLICY, BASIC]) for _ in hands]
+    models = [rng.choice([POLICY, BASIC, HABIT]) for _ in hands]
+    weights = [w for _ in hands for w in _random_weights(rng)]
     held = sum(hands) | sum(1 << card for card in trick)
     deck = sum(1 << card for card in range(52) if not held >> card & 1 and rng.random() < 0.5)
     expected = play_out_python(list(hands), trump, leader, list(trick), list(won), goals,
-                               models, deck)
-    got = fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
-                        goals.greedy_when_over, models, deck)
+                               models, deck, weights=weights)
+    got = playout.play_out(hands, trump, leader, trick, won, goals, models, deck,
+                           weights=weights)
     assert got == expected
+
+
+def _random_weights(rng: random.Random) -> list[float]:
+    """Play weights of either sign, some zero, some equal (ties among cards' scores)."""
+    return [rng.choice([0.0, 1.0, -1.0, rng.gauss(0, 1)]) for _ in PLAY_FEATURES]
+
+
+@needs_fast
+@settings(max_examples=3000, deadline=None)
+@given(st.integers(0, 2**32))
+def test_c_habit_scores_and_cards_equal_python_to_the_bit(seed: int) -> None:
+    rng = random.Random(seed)
+    deck = rng.sample(range(52), 52)
+    held = rng.randint(1, 13)
+    hand = sum(1 << c for c in deck[:held])
+    others = sum(1 << c for c in deck[held:held + rng.randint(0, 52 - held - 6)])
+    trick = deck[46:46 + rng.randint(0, 6)]
+    trump, need, last = rng.randint(-1, 3), rng.randint(-2, 3), rng.random() < 0.3
+    weights = _random_weights(rng)
+    _, rows = play_features(hand, trick, trump, need, last, hand | others)
+    assert fast.play_scores(hand, others, trick, trump, need, last, weights) == [
+        sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows]
+    assert fast.habit_card(hand, others, trick, trump, need, last, weights) == habit_card(
+        hand, others, trick, trump, need, last, weights)
+
+
+@needs_fast
+def test_habit_play_outs_need_their_weights() -> None:
+    goals = Goals((1, 1))
+    with pytest.raises(ValueError, match="weights"):
+        playout.play_out([1, 2], -1, 0, [], [0, 0], goals, [HABIT, POLICY])
+    with pytest.raises(ValueError, match="weights"):
+        fast.play_out([1, 2], -1, 0, [], [0, 0], (1, 1), False, False, [HABIT, POLICY], 0,
+                      None, 0, 0.0, [0.0] * (len(PLAY_FEATURES) - 1))
+    with pytest.raises(ValueError, match="models"):
+        fast.play_out([1, 2], -1, 0, [], [0, 0], (1, 1), False, False, [3, POLICY], 0)
 
 
 @needs_fast

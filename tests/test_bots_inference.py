@@ -37,6 +37,7 @@ from blackout.bots.inference import (
     rounded_normal_chance,
     view_play_features,
 )
+from blackout.bots.playout import HABIT, POLICY
 from blackout.bots.sampling import Sampler, _WeightedDraws
 from blackout.core.actions import Action, Bid, Play
 from blackout.core.cards import FULL_DECK, Card, Suit, cards_in, mask_of
@@ -344,7 +345,7 @@ def test_the_expert_asks_the_models_only_when_it_uses_them() -> None:
         if view.phase != "play" or len(view.tricks) < 1:
             continue
         with_models = ExpertBot(seed=1, iterations=1)
-        fits, plays, pool = with_models._evidence(view, with_models._models(view))
+        fits, plays, pool = with_models._evidence(view, with_models._models(view)[0])
         assert plays is not None and pool == LEARNT_POOL
         assert fits is not None  # every other seat has bid
         # A deal is weighed by the plays' chance, tempered.
@@ -353,7 +354,7 @@ def test_the_expert_asks_the_models_only_when_it_uses_them() -> None:
             assert plays.deal_log_weight(deal) == pytest.approx(
                 PLAY_EVIDENCE_POWER * evidence.play_log_likelihood(deal))
         without = ExpertBot(seed=1, iterations=1, inference=False)
-        assert without._evidence(view, without._models(view)) == (None, None, BASIC_POOL)
+        assert without._evidence(view, without._models(view)[0]) == (None, None, BASIC_POOL)
         return
     raise AssertionError("no view after a trick")
 
@@ -456,9 +457,18 @@ def test_the_habits_of_a_player_unlike_the_self_play_are_weights_of_its_own() ->
     game, the habits of the basic bots predict their cards in another game all but
     surely, far better than the learnt model however much it is scaled (the best scale
     chosen on that game itself)."""
-    watcher, _, _ = _watched_game(0, seed=5, players=[bots.create("basic")] * 4)
+    watcher, view, _ = _watched_game(0, seed=5, players=[bots.create("basic")] * 4)
     habits = watcher._watch.habits
     assert habits is not None
+    # The search plays them out by those habits.
+    seats, weights = watcher._models(view)
+    assert seats == (POLICY, HABIT, HABIT, HABIT)
+    assert weights is not None
+    for seat in (1, 2, 3):
+        own = habits.own_play(seat)
+        assert own is not None and own == habits.habit(seat).play
+        size = len(own.weights)
+        assert tuple(weights[seat * size:(seat + 1) * size]) == own.weights
     models = _models()
     scaled = [models.play.sharpened(s / 4) for s in range(2, 17)]
     learnt, best_scaled = [], []

@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 
 from blackout import Game, variant
 from blackout.bots import basic, expert, playout
-from blackout.bots.playout import BASIC, POLICY, Endgame, endgame_for, solve_endgame
+from blackout.bots.playout import (
+    BASIC,
+    HABIT,
+    PLAY_FEATURES,
+    POLICY,
+    Endgame,
+    endgame_for,
+    solve_endgame,
+)
 from blackout.core.actions import BIDS, Bid
 from blackout.core.game import beats, playable, trick_winner_position
 from blackout.core.procedure import declarer_seat, hooked_bid
@@ -98,8 +106,10 @@ def test_expected_points_are_the_core_s_scoring(preset: str) -> None:
 
 
 def _random_end(rng: random.Random) -> tuple[list[int], int, int, list[int], list[int],
-                                             Endgame, list[int], list[int], int]:
-    """A random position near the end of a hand, with its endgame table."""
+                                             Endgame, list[int], list[int], int,
+                                             list[float]]:
+    """A random position near the end of a hand, with its endgame table, each seat's
+    model and play weights (for a HABIT seat)."""
     players = rng.randint(2, 5)
     left = rng.randint(1, 3)
     leader = rng.randrange(players)
@@ -121,23 +131,24 @@ def _random_end(rng: random.Random) -> tuple[list[int], int, int, list[int], lis
     rules = variant(rng.choice(["standard", "nullo", "pbmserv"]))
     endgame = endgame_for(rules, cards, bids, None, left, rng.choice([0.0, 0.5, 1.0]))
     assert endgame is not None
-    models = [rng.choice([POLICY, POLICY, BASIC]) for _ in range(players)]
+    models = [rng.choice([POLICY, POLICY, BASIC, HABIT]) for _ in range(players)]
+    weights = [rng.gauss(0, 1) for _ in range(players) for _ in PLAY_FEATURES]
     targets = [b.tricks for b in bids]
     held = sum(hands) | sum(1 << c for c in trick)
     free = sum(1 << c for c in range(52) if not held >> c & 1 and rng.random() < 0.3)
-    return hands, trump, leader, trick, won, endgame, models, targets, free
+    return hands, trump, leader, trick, won, endgame, models, targets, free, weights
 
 
 @needs_fast
 @settings(max_examples=1500, deadline=None)
 @given(st.integers(0, 2**32))
 def test_c_endgames_are_solved_as_in_python(seed: int) -> None:
-    hands, trump, leader, trick, won, endgame, models, targets, deck = _random_end(
+    hands, trump, leader, trick, won, endgame, models, targets, deck, weights = _random_end(
         random.Random(seed))
     expected = solve_endgame(list(hands), trump, leader, list(trick), won, endgame, models,
-                             targets, deck)
+                             targets, deck, weights)
     got = fast.play_out(hands, trump, leader, trick, won, targets, False, False, models, deck,
-                        endgame.points, endgame.tricks, endgame.rivalry)
+                        endgame.points, endgame.tricks, endgame.rivalry, weights)
     assert got == expected
 
 

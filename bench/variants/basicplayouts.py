@@ -20,7 +20,8 @@ class ExpertBot(expert.ExpertBot):
         me = view.seat
 
         def play_out(hands: Any, trump: Any, leader: Any, trick: Any, won: Any, goals: Any,
-                     models: Any = None, deck: int = 0, endgame: Any = None) -> Any:
+                     models: Any = None, deck: int = 0, endgame: Any = None,
+                     weights: Any = None) -> Any:
             basic = tuple(BASIC if s != me else m for s, m in enumerate(models))
             return shipped(hands, trump, leader, trick, won, goals, basic, deck, endgame)
 

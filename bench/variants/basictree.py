@@ -24,7 +24,8 @@ class ExpertBot(expert.ExpertBot):
             search.models = tuple(BASIC if s != me else m for s, m in enumerate(search.models))
 
         def play_out(hands: Any, trump: Any, leader: Any, trick: Any, won: Any, goals: Any,
-                     models: Any = None, deck: int = 0, endgame: Any = None) -> Any:
+                     models: Any = None, deck: int = 0, endgame: Any = None,
+                     weights: Any = None) -> Any:
             policy = (POLICY,) * len(hands)
             return shipped_play_out(hands, trump, leader, trick, won, goals, policy, deck,
                                     endgame)

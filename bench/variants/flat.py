@@ -14,7 +14,7 @@ class _FlatLine(tree._Line):
             remaining |= hand
         deck = self.search.unseen & ~remaining
         tree.play_out(hands, self.trump, self.leader, list(self.trick), won, self.goals,
-                      self.search.models, deck, self.endgame)
+                      self.search.models, deck, self.endgame, self.search.weights)
         return -1, self._outcome(tuple(won))
 
 

@@ -1,7 +1,8 @@
 """The shipped expert letting, in its tree, each player whose habit is weights of its own
 (``inference.Habits``: its cards predicted better by them than by the learnt model
 scaled) play a card drawn from that model, instead of searching that player's reply by
-UCB; the play-outs below stay the policy's (bench/RESULTS.md, "Twentieth session")."""
+UCB; the play-outs below as shipped (the policy's until the twenty-third session, since
+then that player's habit; bench/RESULTS.md, "Twentieth session")."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ import random
 from typing import Any
 
 from blackout.bots import expert, tree
-from blackout.bots.inference import PlayModel, play_features
-from blackout.bots.playout import BASIC, model_card, next_turn, play_out
-from blackout.core.game import playable
+from blackout.bots.inference import PlayModel
+from blackout.bots.playout import BASIC, play_features
 
-_tree: Any = tree  # its _Line.iterate and _Search.__init__ are swapped in for one decision
+_line: Any = tree._Line  # its _modelled is swapped in for one decision
 #: seat -> the model its cards are drawn from, for the decision under way.
 _PREDICTED: dict[int, PlayModel] = {}
+#: The turned-up card of the decision under way (counted among the unplayed cards).
+_TURN_UP = [0]
 
 
 def _drawn(model: PlayModel, hand: int, trick: list[int], trump: int, need: int, last: bool,
@@ -29,54 +31,17 @@ def _drawn(model: PlayModel, hand: int, trick: list[int], trump: int, need: int,
     return rng.choices(cards, [math.exp(s - top) for s in scores])[0]
 
 
-def _iterate(self: Any, hands: list[int]) -> tuple[int, Any]:
-    """A copy of ``tree._Line.iterate`` with one branch more: the predicted seats' cards
-    drawn from their models."""
+def _modelled(self: Any, seat: int, hand: int, trick: list[int], won: list[int],
+              others: int) -> int:
     search = self.search
-    n, trump = search.players, self.trump
-    trick, leader, won = list(self.trick), self.leader, list(self.won)
-    seat = (leader + len(trick)) % n
-    remaining = 0
-    for hand in hands:
-        remaining |= hand
-    models = search.models
-    deck = search.unseen & ~remaining
-    node = self.root
-    path: list[tuple[int, int]] = []
-    first_card = -1
-    while remaining:
-        hand = hands[seat]
-        legal = playable(hand, trick)
-        if first_card < 0:
-            card, node, grown = self._select(node, legal & self.first, seat)
-            first_card = card
-        elif models[seat] == BASIC:
-            card = model_card(hand, remaining & ~hand | deck, trick, trump,
-                              self.goals.targets[seat] - won[seat], len(trick) == n - 1)
-            node, grown = self._follow(node, card)
-        elif seat in _PREDICTED and self.goals.targets[seat] >= 0:
-            card = _drawn(_PREDICTED[seat], hand, trick, trump,
-                          self.goals.targets[seat] - won[seat], len(trick) == n - 1,
-                          remaining | deck | search.turn_up, search.rng)
-            node, grown = self._follow(node, card)
-        else:
-            card, node, grown = self._select(node, legal, seat)
-        path.append((node, seat))
-        hands[seat] = hand & ~(1 << card)
-        remaining &= ~(1 << card)
-        trick.append(card)
-        trick, leader, seat = next_turn(trick, leader, won, trump, n)
-        if grown:
-            break
-    if remaining:
-        play_out(hands, trump, leader, trick, won, self.goals, models, deck, self.endgame)
-    outcome = self._outcome(tuple(won))
-    values = outcome.values
-    visits, total = search.tree.visits, search.tree.total
-    for visited, mover in path:
-        visits[visited] += 1
-        total[visited] += values[mover]
-    return first_card, outcome
+    target = self.goals.targets[seat]
+    if seat not in _PREDICTED or search.models[seat] == BASIC or target < 0:
+        return int(_SHIPPED(self, seat, hand, trick, won, others))
+    return _drawn(_PREDICTED[seat], hand, trick, self.trump, target - won[seat],
+                  len(trick) == search.players - 1, hand | others | _TURN_UP[0], search.rng)
+
+
+_SHIPPED = _line._modelled
 
 
 class ExpertBot(expert.ExpertBot):
@@ -90,15 +55,9 @@ class ExpertBot(expert.ExpertBot):
                     _PREDICTED[seat] = play
         if not _PREDICTED:
             return super()._search(view, also)
-        shipped_iterate, shipped_init = _tree._Line.iterate, _tree._Search.__init__
-        turn_up = 0 if view.turn_up is None else 1 << int(view.turn_up)
-
-        def init(search: Any, *args: Any, **kwargs: Any) -> None:
-            shipped_init(search, *args, **kwargs)
-            search.turn_up = turn_up
-
-        _tree._Line.iterate, _tree._Search.__init__ = _iterate, init
+        _TURN_UP[0] = 0 if view.turn_up is None else 1 << int(view.turn_up)
+        _line._modelled = _modelled
         try:
             return super()._search(view, also)
         finally:
-            _tree._Line.iterate, _tree._Search.__init__ = shipped_iterate, shipped_init
+            _line._modelled = _SHIPPED

@@ -2,7 +2,8 @@
  * basic bot's bid estimate.
  *
  * This is an optional accelerator.  Each function does exactly what its Python twin does
- * (play_out, basic_card and estimate_tricks in playout.py, Sampler.sample in
+ * (play_out, basic_card, habit_card, play_features' scores and estimate_tricks in
+ * playout.py, Sampler.sample in
  * sampling.py, basic.py's bid estimate, the replay of a basic
  * bot's cards in expert.py's _BasicEvidence), card for card; tests/test_bots_fast.py
  * plays both on thousands of deals and compares.  draw() only draws random hands.  The
@@ -21,6 +22,10 @@
 #define EVERY_TRICK 99
 #define MAX_PLAYERS 8
 #define SUIT_BITS 0x1FFFULL
+/* How a seat plays in a play-out (playout.POLICY, BASIC, HABIT). */
+#define POLICY 0
+#define BASIC 1
+#define HABIT 2
 
 static uint64_t suit_mask(int suit) { return SUIT_BITS << (13 * suit); }
 
@@ -237,12 +242,105 @@ static int basic_card(uint64_t hand, uint64_t unseen, const int *trick, int len,
  * being seat s's points if it ends with t tricks (individual scoring).  A seat taken for
  * a basic bot (models[s] == 1) plays basic_card instead.  Of cards that nothing still in
  * play separates only the lowest is tried; ties go to the lowest card. */
+/* -- habit_card: a learnt play habit's best card ------------------------------------- */
+
+/* The twin of playout.play_features: the features, in PLAY_FEATURES order, of each legal
+ * card of ``hand`` (its scores by ``weights`` in ``scores``, the cards in ``cards``,
+ * ascending); returns how many.  ``others``: the unplayed cards not in ``hand``.  Each
+ * score sums weight times feature over every feature in order, as Python's sum does, so
+ * the two give the same floating-point number. */
+#define PLAY_FEATURE_COUNT 24
+
+static int play_scores(uint64_t hand, uint64_t others, const int *trick, int len, int trump,
+                       int need, int last, const double *weights, int *cards, double *scores)
+{
+    int n = cards_of(playable(hand, trick, len), cards);
+    int keys[13 * 4], wins[13 * 4], higher[13 * 4];
+    int high = -1, low = 99, leading = len == 0;
+    int best = len ? trick[trick_winner_position(trick, len, trump)] : -1;
+    for (int i = 0; i < n; i++) {
+        keys[i] = shed_key(cards[i], trump);
+        if (keys[i] > high)
+            high = keys[i];
+        if (keys[i] < low)
+            low = keys[i];
+        wins[i] = len && beats(cards[i], best, trump);
+        higher[i] = popcount(others & above(cards[i]));
+    }
+    /* _tactics: following, the cheapest winner and the dearest loser (by key, then card);
+     * leading, the best top card (plain first, then rank, then the lower card) and the
+     * card the most unseen cards beat (plain first, then that count, then the lower). */
+    int cheapest_win = -1, dearest_loss = -1, best_top = -1, most_out = -1;
+    for (int i = 0; i < n; i++) {
+        int c = cards[i], plain = c / 13 != trump;
+        if (!leading) {
+            if (wins[i] && (cheapest_win < 0 || keys[i] < shed_key(cheapest_win, trump)))
+                cheapest_win = c;
+            if (!wins[i] && (dearest_loss < 0 || keys[i] >= shed_key(dearest_loss, trump)))
+                dearest_loss = c;
+            continue;
+        }
+        if (!higher[i]) {
+            int top_plain = best_top >= 0 && best_top / 13 != trump;
+            if (best_top < 0 || plain > top_plain ||
+                (plain == top_plain && c % 13 > best_top % 13))
+                best_top = c;
+        }
+        if (most_out < 0) {
+            most_out = c;
+        } else {
+            int out_plain = most_out / 13 != trump, out_higher = popcount(others & above(most_out));
+            if (plain > out_plain || (plain == out_plain && higher[i] > out_higher))
+                most_out = c;
+        }
+    }
+    double wants = need > 0 ? 1.0 : 0.0, done = 1.0 - wants;
+    for (int i = 0; i < n; i++) {
+        int c = cards[i], suit = c / 13;
+        double r = (c % 13) / 12.0, is_trump = suit == trump ? 1.0 : 0.0;
+        double win = wins[i] ? 1.0 : 0.0, top = higher[i] ? 0.0 : 1.0;
+        double is_high = keys[i] == high ? 1.0 : 0.0, is_low = keys[i] == low ? 1.0 : 0.0;
+        int following = len && suit == trick[0] / 13;
+        double discarding = !leading && !following ? 1.0 : 0.0;
+        double row[PLAY_FEATURE_COUNT] = {
+            r, is_trump, r * leading, is_trump * leading, win, win * wants,
+            win * last * wants, win * last * done, is_high, is_low,
+            is_high * wants, is_low * done,
+            r * (discarding * (1.0 - is_trump)), is_trump * discarding, r * leading * wants,
+            top, top * wants, top * leading,
+            (c == cheapest_win) * wants, (c == dearest_loss) * done,
+            is_low * wants, is_high * last * done,
+            (c == best_top) * wants, (c == most_out) * done,
+        };
+        double score = 0.0;
+        for (int f = 0; f < PLAY_FEATURE_COUNT; f++)
+            score += weights[f] * row[f];
+        scores[i] = score;
+    }
+    return n;
+}
+
+/* The legal card of the highest score, the lowest of equals (playout.habit_card). */
+static int habit_card(uint64_t hand, uint64_t others, const int *trick, int len, int trump,
+                      int need, int last, const double *weights)
+{
+    int cards[13 * 4];
+    double scores[13 * 4];
+    int n = play_scores(hand, others, trick, len, trump, need, last, weights, cards, scores);
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (scores[i] > scores[best])
+            best = i;
+    return cards[best];
+}
+
 typedef struct {
     int n, trump, stride;
     const double *points;
     double rivalry;
     const int *models, *targets;
     uint64_t deck;
+    const double *weights; /* PLAY_FEATURE_COUNT a seat, for the HABIT seats */
 } Endgame;
 
 static double end_value(const Endgame *e, int seat, const int *won)
@@ -273,9 +371,14 @@ static void solve(const Endgame *e, uint64_t *hands, int leader, int *trick, int
     for (int i = 0; i < len; i++)
         in_play |= 1ULL << trick[i];
     int cards[52], count;
-    if (e->models[seat] == 1) {
+    if (e->models[seat] == BASIC) {
         cards[0] = basic_card(hand, (remaining & ~hand) | e->deck, trick, len, e->trump,
                               e->targets[seat] - won[seat], len == n - 1);
+        count = 1;
+    } else if (e->models[seat] == HABIT) {
+        cards[0] = habit_card(hand, (remaining & ~hand) | e->deck, trick, len, e->trump,
+                              e->targets[seat] - won[seat], len == n - 1,
+                              e->weights + seat * PLAY_FEATURE_COUNT);
         count = 1;
     } else {
         count = cards_of(playable(hand, trick, len), cards);
@@ -313,12 +416,15 @@ static void solve(const Endgame *e, uint64_t *hands, int leader, int *trick, int
     }
 }
 
-/* models[seat]: 0 plays the search policy (choose_card), 1 the basic bot's rules
- * (basic_card), which see ``deck``, the cards nobody holds, as possibly held.  With an
- * ``endgame`` (not NULL) the last ``end_tricks`` tricks are solved exactly (see solve). */
+/* models[seat]: POLICY plays the search policy (choose_card), BASIC the basic bot's rules
+ * (basic_card), HABIT its habit's best card (habit_card, by the seat's row of
+ * ``weights``); the last two see ``deck``, the cards nobody holds, as possibly held.
+ * With an ``endgame`` (not NULL) the last ``end_tricks`` tricks are solved exactly (see
+ * solve). */
 static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, int len,
                      int *won, const int *targets, int teams, int greedy, const int *models,
-                     uint64_t deck, const Endgame *endgame, int end_tricks)
+                     uint64_t deck, const double *weights, const Endgame *endgame,
+                     int end_tricks)
 {
     uint64_t remaining = 0;
     for (int s = 0; s < n; s++)
@@ -344,11 +450,17 @@ static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, 
         int ally_winning = 0;
         if (teams && len && targets[(seat + 2) % 4] != NO_TRICK)
             ally_winning = (leader + trick_winner_position(trick, len, trump)) % n == (seat + 2) % 4;
-        int card = models[seat] == 1
-                       ? basic_card(hand, (remaining & ~hand) | deck, trick, len, trump,
-                                    target - won[seat], len == n - 1)
-                       : choose_card(hand, remaining & ~hand, trick, len, trump, need,
-                                     len == n - 1, ally_winning);
+        int card;
+        if (models[seat] == BASIC)
+            card = basic_card(hand, (remaining & ~hand) | deck, trick, len, trump,
+                              target - won[seat], len == n - 1);
+        else if (models[seat] == HABIT)
+            card = habit_card(hand, (remaining & ~hand) | deck, trick, len, trump,
+                              target - won[seat], len == n - 1,
+                              weights + seat * PLAY_FEATURE_COUNT);
+        else
+            card = choose_card(hand, remaining & ~hand, trick, len, trump, need, len == n - 1,
+                               ally_winning);
         hands[seat] = hand & ~(1ULL << card);
         remaining &= ~(1ULL << card);
         trick[len++] = card;
@@ -602,26 +714,46 @@ static int read_masks(PyObject *seq, uint64_t *out, int n, const char *what)
     return 0;
 }
 
-static int read_ints(PyObject *seq, int *out, int max, const char *what)
+
+/* ``seq`` as a fast sequence of at most ``max`` items (their number in ``n``), or NULL
+ * with an exception set. */
+static PyObject *open_sequence(PyObject *seq, int max, const char *what, int *n)
 {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast)
-        return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > max) {
+        return NULL;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
+    if (size > max) {
         Py_DECREF(fast);
         PyErr_Format(PyExc_ValueError, "%s: more than %d items", what, max);
+        return NULL;
+    }
+    *n = (int)size;
+    return fast;
+}
+
+static int read_ints(PyObject *seq, int *out, int max, const char *what)
+{
+    int n;
+    PyObject *fast = open_sequence(seq, max, what, &n);
+    if (!fast)
         return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (int i = 0; i < n && !PyErr_Occurred(); i++)
         out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-    }
     Py_DECREF(fast);
-    return (int)n;
+    return PyErr_Occurred() ? -1 : n;
+}
+
+static int read_doubles(PyObject *seq, double *out, int max, const char *what)
+{
+    int n;
+    PyObject *fast = open_sequence(seq, max, what, &n);
+    if (!fast)
+        return -1;
+    for (int i = 0; i < n && !PyErr_Occurred(); i++)
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+    Py_DECREF(fast);
+    return PyErr_Occurred() ? -1 : n;
 }
 
 static PyObject *masks_to_list(const uint64_t *masks, int n)
@@ -642,7 +774,7 @@ static PyObject *masks_to_list(const uint64_t *masks, int n)
 
 PyDoc_STRVAR(play_out_doc,
              "play_out(hands, trump, leader, trick, won, targets, teams, greedy, models, deck"
-             "[, points, end_tricks, rivalry]) -> list\n\n"
+             "[, points, end_tricks, rivalry, weights]) -> list\n\n"
              "The tricks won at the end of the hand; see blackout.bots.playout.play_out.");
 
 #define MAX_POINTS (MAX_PLAYERS * 14)
@@ -650,12 +782,13 @@ PyDoc_STRVAR(play_out_doc,
 static PyObject *py_play_out(PyObject *self, PyObject *args)
 {
     PyObject *hands_seq, *trick_seq, *won_seq, *targets_seq, *models_seq, *points_seq = NULL;
+    PyObject *weights_seq = NULL;
     int trump, leader, teams, greedy, end_tricks = 0;
     double rivalry = 0.0;
     unsigned long long deck;
-    if (!PyArg_ParseTuple(args, "OiiOOOppOK|Oid", &hands_seq, &trump, &leader, &trick_seq,
+    if (!PyArg_ParseTuple(args, "OiiOOOppOK|OidO", &hands_seq, &trump, &leader, &trick_seq,
                           &won_seq, &targets_seq, &teams, &greedy, &models_seq, &deck,
-                          &points_seq, &end_tricks, &rivalry))
+                          &points_seq, &end_tricks, &rivalry, &weights_seq))
         return NULL;
     int won[MAX_PLAYERS], targets[MAX_PLAYERS], trick[MAX_PLAYERS], models[MAX_PLAYERS];
     int n = read_ints(won_seq, won, MAX_PLAYERS, "won");
@@ -675,27 +808,40 @@ static PyObject *py_play_out(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "models: one per player");
         return NULL;
     }
-    double points[MAX_POINTS];
-    Endgame endgame = {n, trump, 0, points, rivalry, models, targets, deck};
-    if (points_seq && points_seq != Py_None && end_tricks > 0) {
-        PyObject *fast = PySequence_Fast(points_seq, "points: a sequence of numbers");
-        if (!fast)
+    double weights[MAX_PLAYERS * PLAY_FEATURE_COUNT];
+    int habits = 0;
+    for (int s = 0; s < n; s++) {
+        if (models[s] < POLICY || models[s] > HABIT) {
+            PyErr_SetString(PyExc_ValueError, "models: POLICY, BASIC or HABIT");
             return NULL;
-        Py_ssize_t size = PySequence_Fast_GET_SIZE(fast);
-        if (size > MAX_POINTS || size % n || size / n < 2) {
-            Py_DECREF(fast);
+        }
+        habits |= models[s] == HABIT;
+    }
+    if (habits) {
+        int size = weights_seq && weights_seq != Py_None
+                       ? read_doubles(weights_seq, weights, n * PLAY_FEATURE_COUNT, "weights")
+                       : 0;
+        if (size < 0)
+            return NULL;
+        if (size != n * PLAY_FEATURE_COUNT) {
+            PyErr_SetString(PyExc_ValueError, "weights: one row of play weights per player");
+            return NULL;
+        }
+    }
+    double points[MAX_POINTS];
+    Endgame endgame = {n, trump, 0, points, rivalry, models, targets, deck, weights};
+    if (points_seq && points_seq != Py_None && end_tricks > 0) {
+        int size = read_doubles(points_seq, points, MAX_POINTS, "points");
+        if (size < 0)
+            return NULL;
+        if (size % n || size / n < 2) {
             PyErr_SetString(PyExc_ValueError, "points: one row of 2 to 14 values per player");
             return NULL;
         }
-        for (Py_ssize_t i = 0; i < size; i++)
-            points[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-        Py_DECREF(fast);
-        if (PyErr_Occurred())
-            return NULL;
-        endgame.stride = (int)(size / n);
+        endgame.stride = size / n;
     }
     play_out(hands, n, trump, leader, trick, len, won, targets, teams, greedy, models, deck,
-             endgame.stride ? &endgame : NULL, end_tricks);
+             weights, endgame.stride ? &endgame : NULL, end_tricks);
     PyObject *result = PyList_New(n);
     if (!result)
         return NULL;
@@ -741,6 +887,72 @@ static PyObject *py_basic_card(PyObject *self, PyObject *args)
         return NULL;
     }
     return PyLong_FromLong(basic_card(hand, unseen, trick, len, trump, need, last));
+}
+
+/* The arguments of habit_card and play_scores; 0 with an exception set if wrong. */
+static int read_habit_args(PyObject *args, uint64_t *hand, uint64_t *others, int *trick,
+                           int *len, int *trump, int *need, int *last, double *weights)
+{
+    unsigned long long hand_bits, others_bits;
+    PyObject *trick_seq, *weights_seq;
+    if (!PyArg_ParseTuple(args, "KKOiipO", &hand_bits, &others_bits, &trick_seq, trump, need,
+                          last, &weights_seq))
+        return 0;
+    *hand = hand_bits;
+    *others = others_bits;
+    *len = read_ints(trick_seq, trick, MAX_PLAYERS - 1, "trick");
+    if (*len < 0)
+        return 0;
+    int size = read_doubles(weights_seq, weights, PLAY_FEATURE_COUNT, "weights");
+    if (size < 0)
+        return 0;
+    if (size != PLAY_FEATURE_COUNT) {
+        PyErr_Format(PyExc_ValueError, "weights: expected %d items", PLAY_FEATURE_COUNT);
+        return 0;
+    }
+    if (!*hand) {
+        PyErr_SetString(PyExc_ValueError, "hand: no card to play");
+        return 0;
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(habit_card_doc,
+             "habit_card(hand, others, trick, trump, need, last, weights) -> int");
+
+static PyObject *py_habit_card(PyObject *self, PyObject *args)
+{
+    uint64_t hand, others;
+    int trick[MAX_PLAYERS], len, trump, need, last;
+    double weights[PLAY_FEATURE_COUNT];
+    if (!read_habit_args(args, &hand, &others, trick, &len, &trump, &need, &last, weights))
+        return NULL;
+    return PyLong_FromLong(habit_card(hand, others, trick, len, trump, need, last, weights));
+}
+
+PyDoc_STRVAR(play_scores_doc,
+             "play_scores(hand, others, trick, trump, need, last, weights) -> list");
+
+static PyObject *py_play_scores(PyObject *self, PyObject *args)
+{
+    uint64_t hand, others;
+    int trick[MAX_PLAYERS], len, trump, need, last, cards[13 * 4];
+    double weights[PLAY_FEATURE_COUNT], scores[13 * 4];
+    if (!read_habit_args(args, &hand, &others, trick, &len, &trump, &need, &last, weights))
+        return NULL;
+    int n = play_scores(hand, others, trick, len, trump, need, last, weights, cards, scores);
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *score = PyFloat_FromDouble(scores[i]);
+        if (!score) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, score);
+    }
+    return list;
 }
 
 PyDoc_STRVAR(estimate_doc, "estimate_tricks(hand, trump, players) -> float");
@@ -919,6 +1131,8 @@ static PyObject *py_replays_basic(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"play_out", py_play_out, METH_VARARGS, play_out_doc},
     {"basic_card", py_basic_card, METH_VARARGS, basic_card_doc},
+    {"habit_card", py_habit_card, METH_VARARGS, habit_card_doc},
+    {"play_scores", py_play_scores, METH_VARARGS, play_scores_doc},
     {"trick_winner_position", py_trick_winner_position, METH_VARARGS, winner_doc},
     {"estimate_tricks", py_estimate_tricks, METH_VARARGS, estimate_doc},
     {"sample", py_sample, METH_VARARGS, sample_doc},

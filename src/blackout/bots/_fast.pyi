@@ -24,6 +24,7 @@ def play_out(
     points: Sequence[float] | None = None,
     end_tricks: int = 0,
     rivalry: float = 0.0,
+    weights: Sequence[float] | None = None,
     /,
 ) -> list[int]:
     """The tricks each seat won at the end of the hand (see playout.play_out)."""
@@ -32,6 +33,30 @@ def basic_card(
     hand: int, unseen: int, trick: Sequence[int], trump: int, need: int, last: bool, /
 ) -> int:
     """The basic bot's card (see playout.basic_card)."""
+
+def habit_card(
+    hand: int,
+    others: int,
+    trick: Sequence[int],
+    trump: int,
+    need: int,
+    last: bool,
+    weights: Sequence[float],
+    /,
+) -> int:
+    """A play habit's best card (see playout.habit_card)."""
+
+def play_scores(
+    hand: int,
+    others: int,
+    trick: Sequence[int],
+    trump: int,
+    need: int,
+    last: bool,
+    weights: Sequence[float],
+    /,
+) -> list[float]:
+    """Each legal card's score by ``weights`` (see playout.play_features)."""
 
 def trick_winner_position(cards: Sequence[int], trump: int, /) -> int:
     """The position in ``cards`` of the card that wins the trick."""

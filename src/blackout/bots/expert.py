@@ -26,8 +26,13 @@ The search then plays that seat's cards by the basic bot's rules instead of sear
 them, guesses its bid with the basic bot's rule, and deals it only hands with which
 the basic bot would have bid and played as it did.  Until then, and for every player
 who ever departs from the basic bot's choice, the others are searched like the bot's
-own cards and played out with the fast policy.  ``others="policy"`` never takes anyone
-for a basic bot, ``others="basic"`` takes every other player for one from the start.
+own cards and played out with the fast policy, except a player whose cards, in the
+hands seen so far, play weights of its own predicted better than the learnt model
+(:meth:`~blackout.bots.inference.Habits.own_play`: a player of firm habits, whoever
+wrote it): the search plays its cards by those habits, in the tree and in the
+play-outs (:data:`FOLLOW_HABITS`).
+``others="policy"`` never takes anyone for a basic bot, ``others="basic"`` takes every
+other player for one from the start.
 ``rivalry`` defaults to 0.5 when some player is taken for a basic bot, whose losses the
 bot can foresee, and to 0 otherwise (measured, see bench/RESULTS.md).
 
@@ -80,11 +85,13 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
 from blackout.bots.basic import bid_for
-from blackout.bots.inference import Habits, HandEvidence, Models, bid_is_telling
+from blackout.bots.inference import Habits, HandEvidence, Models, PlayModel, bid_is_telling
 from blackout.bots.playout import (
     BASIC,
     EVERY_TRICK,
+    HABIT,
     NO_TRUMP,
+    PLAY_FEATURES,
     POLICY,
     _fast,
     estimate_tricks,
@@ -136,6 +143,14 @@ ENDGAME = 0
 #: Whether sampled deals are chosen by the learnt models of bids and card play
 #: (:mod:`blackout.bots.inference`; measured in bench/RESULTS.md, "Twelfth session").
 INFERENCE = True
+#: Whether the search plays the cards of a player seen to have play habits of its own
+#: (its cards predicted better by weights fitted to it than by the learnt model scaled,
+#: :meth:`~blackout.bots.inference.Habits.own_play`) by those habits
+#: (:data:`~blackout.bots.playout.HABIT`), in the tree and in the play-outs, instead of
+#: searching its replies and playing it out by the policy (against ``basic``, with
+#: ``others="policy"``: +0.24 ± 0.17 a hand over 80 deals; bench/RESULTS.md,
+#: "Twenty-third session").
+FOLLOW_HABITS = True
 #: Deals drawn for a search's pool (see :func:`blackout.bots.tree.search_play`) when
 #: only the basic bot's replay chooses them (16 to 256 measured, bench/RESULTS.md, "Sixth
 #: session"), and when the learnt models do ("Eleventh" and "Twelfth session").
@@ -273,7 +288,7 @@ class ExpertBot:
         # Keep back what handing out the work and adding up the answers costs, so the
         # whole decision fits in ``think``.
         deadline = time.monotonic() + self.think * (1 - _RESERVE_SHARE) - _RESERVE_SECONDS
-        models = self._models(view)
+        models, weights = self._models(view)
         fits, plays, pool = self._evidence(view, models)
         rivalry = self.rivalry
         if rivalry is None:
@@ -284,13 +299,13 @@ class ExpertBot:
             work: Callable[..., list[Stats]] = search_play
             jobs = [(view, cards, f"{key}:{k}", deadline, share, self.exploration,
                      rivalry, models, fits, self.endgame, plays, pool,
-                     self.their_exploration)
+                     self.their_exploration, weights)
                     for k, share in self._shares(len(candidates))]
         else:
             work = search_before_play
             jobs = [(view, candidates, partial(_begin, view, models), f"{key}:{k}", deadline,
                      share, self.exploration, rivalry, models, fits, self.endgame,
-                     plays, pool, self.their_exploration)
+                     plays, pool, self.their_exploration, weights)
                     for k, share in self._shares(len(candidates))]
         totals = [Stats() for _ in candidates]
         for stats in self._run(work, jobs):
@@ -313,24 +328,40 @@ class ExpertBot:
         shipped = Models.shipped() if self.inference else None
         learnt = None
         if shipped is not None:
-            policy = [s for s in range(view.players_count) if models[s] == POLICY]
-            learnt = HandEvidence(view, policy, shipped, self._watch.habits)
+            judged = [s for s in range(view.players_count) if models[s] != BASIC]
+            learnt = HandEvidence(view, judged, shipped, self._watch.habits)
         if learnt is None or not learnt:
             return basic, None, BASIC_POOL
         fits = _EveryFit(basic, learnt) if basic is not None or learnt.bids else None
         plays = learnt if learnt.plays else None
         return fits, plays, LEARNT_POOL
 
-    def _models(self, view: View) -> tuple[int, ...]:
-        """How the search expects each seat to play."""
+    def _models(self, view: View) -> tuple[tuple[int, ...], list[float] | None]:
+        """How the search expects each seat to play, and every seat's play weights, seat
+        after seat, for the :data:`~blackout.bots.playout.HABIT` seats (``None``: there
+        is none; see :func:`~blackout.bots.playout.play_out`)."""
         if view.rules.teams or self.others == "policy":
             basic: set[int] = set()
         elif self.others == "basic":
             basic = set(range(view.players_count))
         else:
             basic = self._watch.basic_seats()
-        return tuple(BASIC if s in basic and s != view.seat else POLICY
-                     for s in range(view.players_count))
+        models: list[int] = []
+        weights: list[float] = []
+        for seat in range(view.players_count):
+            own = None if seat == view.seat or seat in basic else self._own_habit(view, seat)
+            models.append(BASIC if seat in basic and seat != view.seat
+                          else POLICY if own is None else HABIT)
+            weights.extend((0.0,) * len(PLAY_FEATURES) if own is None else own.weights)
+        return tuple(models), weights if HABIT in models else None
+
+    def _own_habit(self, view: View, seat: int) -> PlayModel | None:
+        """The play habit of its own ``seat`` was seen to have, if the search plays its
+        cards by it (see :data:`FOLLOW_HABITS`)."""
+        habits = self._watch.habits
+        if not FOLLOW_HABITS or not self.inference or view.rules.teams or habits is None:
+            return None
+        return habits.own_play(seat)
 
     def _shares(self, per_unit: int) -> list[tuple[int, int | None]]:
         """Each worker's number and share of the fixed budget, ``per_unit`` iterations a

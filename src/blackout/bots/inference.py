@@ -48,10 +48,9 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from blackout.bots.playout import _shed_key, estimate_tricks
+from blackout.bots.playout import PLAY_FEATURES, TACTIC_FEATURES, estimate_tricks, play_features
 from blackout.core.actions import Bid, Board, Nil
 from blackout.core.cards import SUIT_MASKS
-from blackout.core.game import beats, playable, trick_winner_position
 from blackout.core.rules import Rules
 from blackout.core.view import View
 
@@ -93,23 +92,6 @@ BID_FEATURES = (
 #: closely players bid depends on the hand size and the scoring).
 SPREAD_FEATURES = ("bias", "cards", *SCORINGS)
 _SPREAD_COLUMNS = tuple(BID_FEATURES.index(name) for name in SPREAD_FEATURES)
-#: The common tactics as play features, each for the player that still wants tricks
-#: (``need``) or wants no more (``done``): following, the cheapest card that wins the
-#: trick, the dearest that loses it, the lowest card, the highest when last to play;
-#: leading, the best card no unseen card of its suit beats (plain suits first) and the
-#: plain card the most unseen cards beat.  The shipped learnt model was fitted before
-#: they were features and gives them no weight (:meth:`Models.shipped`); a player's own
-#: weights (:class:`Habits`) learn them, and with them a rule-based player's cards are
-#: all but certain (bench/RESULTS.md, "Twenty-first session").
-TACTIC_FEATURES = (
-    "cheapest_win_need", "dearest_loss_done", "lowest_need", "highest_last_done",
-    "lead_best_top_need", "lead_most_out_done",
-)
-PLAY_FEATURES = (
-    "rank", "trump", "lead_rank", "lead_trump", "wins", "wins_need", "wins_last_need",
-    "wins_last_done", "highest", "lowest", "highest_need", "lowest_done", "discard_rank",
-    "ruff", "lead_need_rank", "top", "top_need", "top_lead", *TACTIC_FEATURES,
-)
 #: The share of the fitted spread the search assumes of a bid: the self-play bids the
 #: model is fitted to (a modest budget, tables of 2 to 6) scatter more than a strong
 #: player's, and a sharper model drew better deals (bench/RESULTS.md, "Twelfth session":
@@ -215,70 +197,6 @@ class BidModel:
         if 0 < bid < cards:
             return rounded_normal_chance(bid, bid, self.deviation(row), cards)
         return 1.0  # 0 or every trick: certain for a hand far enough below or above
-
-
-def play_features(hand: int, trick: Sequence[int], trump: int, need: int, last: bool,
-                  unplayed: int) -> tuple[list[int], list[list[float]]]:
-    """The legal cards of ``hand`` in ``trick`` and each one's features (in
-    :data:`PLAY_FEATURES` order); ``need`` is the tricks the player still wants,
-    ``unplayed`` the cards not yet played this hand."""
-    legal = playable(hand, trick)
-    cards = []
-    while legal:
-        low = legal & -legal
-        legal ^= low
-        cards.append(low.bit_length() - 1)
-    keys = [_shed_key(c, trump) for c in cards]
-    high, low_key = max(keys), min(keys)
-    leading = not trick
-    best = trick[trick_winner_position(trick, trump)] if trick else -1
-    wants = 1.0 if need > 0 else 0.0
-    done = 1.0 - wants
-    others = unplayed & ~hand
-    # Whether each card takes the trick so far, and how many unseen cards of its suit
-    # beat it.
-    wins = [bool(trick) and beats(card, best, trump) for card in cards]
-    above = [(others & SUIT_MASKS[card // 13] & ~((2 << card) - 1)).bit_count()
-             for card in cards]
-    cheapest_win, dearest_loss, best_top, most_out = _tactics(cards, keys, wins, above, trump,
-                                                               leading)
-    rows = []
-    for card, key, won, higher in zip(cards, keys, wins, above, strict=True):
-        suit, rank = divmod(card, 13)
-        r = rank / 12
-        is_trump = 1.0 if suit == trump else 0.0
-        win = 1.0 if won else 0.0
-        following = bool(trick) and suit == trick[0] // 13
-        top = 0.0 if higher else 1.0
-        rows.append([
-            r, is_trump, r * leading, is_trump * leading, win, win * wants,
-            win * last * wants, win * last * done, float(key == high), float(key == low_key),
-            float(key == high) * wants, float(key == low_key) * done,
-            r * (not leading and not following and not is_trump),
-            is_trump * (not leading and not following), r * leading * wants,
-            top, top * wants, top * leading,
-            float(card == cheapest_win) * wants, float(card == dearest_loss) * done,
-            float(key == low_key) * wants, float(key == high) * last * done,
-            float(card == best_top) * wants, float(card == most_out) * done,
-        ])
-    return cards, rows
-
-
-def _tactics(cards: list[int], keys: list[int], wins: list[bool], above: list[int],
-             trump: int, leading: bool) -> tuple[int, int, int, int]:
-    """The cards the common tactics name (-1: none), from each card's shedding key,
-    whether it takes the trick so far and how many unseen cards of its suit beat it:
-    following, the cheapest card that wins the trick and the dearest that loses it;
-    leading, the best card no unseen card beats (plain suits first) and the plain card
-    the most unseen cards beat (ties: the lowest card)."""
-    if not leading:
-        winners = [(k, c) for c, k, w in zip(cards, keys, wins, strict=True) if w]
-        losers = [(k, c) for c, k, w in zip(cards, keys, wins, strict=True) if not w]
-        return (min(winners)[1] if winners else -1, max(losers)[1] if losers else -1, -1, -1)
-    plain = [c // 13 != trump for c in cards]
-    tops = [(p, c % 13, -c) for c, p, a in zip(cards, plain, above, strict=True) if not a]
-    most_out = max(zip(plain, above, [-c for c in cards], strict=True))
-    return -1, -1, -max(tops)[2] if tops else -1, -most_out[2]
 
 
 def view_play_features(view: View) -> tuple[list[int], list[list[float]]]:
@@ -601,6 +519,16 @@ class Habits:
             habit = self._fitted[seat] = Habit(*self._fit_bids(seat),
                                                None if plays is None else plays.best())
         return habit
+
+    def own_play(self, seat: int) -> PlayModel | None:
+        """The seat's play model of weights of its own, if it predicted the seat's cards
+        better than the learnt model scaled (see :data:`OWN_WEIGHTS_EVIDENCE`): a player
+        with firm habits of its own."""
+        plays = self._plays.get(seat)
+        if plays is None:
+            return None
+        best = plays.best()
+        return best if best is plays.own else None
 
     def _fit_bids(self, seat: int) -> tuple[float, float]:
         prior = BID_SPREAD_SCALE

@@ -5,21 +5,25 @@ on bit masks and lists instead of :class:`~blackout.core.game.Game` objects.  A
 :class:`Goals` value says what every seat is after (take tricks or avoid them), and
 :func:`choose_card` is the play policy seats use inside a simulation: take a
 trick while more are needed, duck when the bid is made.  A seat the search takes for a
-basic bot plays :func:`basic_card`, the basic bot's own rules on bit masks.
+basic bot plays :func:`basic_card`, the basic bot's own rules on bit masks, and one whose
+play habit it has learnt (:mod:`blackout.bots.inference`) :func:`habit_card`, the best
+card by that habit's weights over :func:`play_features`.
 ``tests/test_bots_expert.py`` checks that play-outs here and in the engine give the
 same tricks.
 
 A suit is ``card // 13``; ``trump`` is a suit number or ``-1`` for no trump.
 
-:func:`play_out` and :func:`estimate_tricks` run in C when the optional extension
-``blackout.bots._fast`` was built (``_fast.c``, the same policy card for card, about
-forty times faster); the Python code here is the reference and the fallback.  The
+:func:`play_out` (its habit cards too) and :func:`estimate_tricks` run in C when the
+optional extension ``blackout.bots._fast`` was built (``_fast.c``, the same policy card
+for card, about forty times faster); the Python code here is the reference and the
+fallback.  The
 basic bot's bid estimate and the search's fitting sampler use the same extension.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -41,9 +45,15 @@ if TYPE_CHECKING:
                      trick: Sequence[int], won: Sequence[int], targets: Sequence[int],
                      teams: bool, greedy: bool, models: Sequence[int], deck: int,
                      points: Sequence[float] | None = None, end_tricks: int = 0,
-                     rivalry: float = 0.0, /) -> list[int]: ...
+                     rivalry: float = 0.0, weights: Sequence[float] | None = None, /
+                     ) -> list[int]: ...
         def basic_card(self, hand: int, unseen: int, trick: Sequence[int], trump: int,
                        need: int, last: bool, /) -> int: ...
+        def habit_card(self, hand: int, others: int, trick: Sequence[int], trump: int,
+                       need: int, last: bool, weights: Sequence[float], /) -> int: ...
+        def play_scores(self, hand: int, others: int, trick: Sequence[int], trump: int,
+                        need: int, last: bool, weights: Sequence[float], /
+                        ) -> list[float]: ...
         def trick_winner_position(self, cards: Sequence[int], trump: int, /) -> int: ...
         def estimate_tricks(self, hand: int, trump: int, players: int, /) -> float: ...
         def sample(self, seed: int, known: Sequence[int], hidden: Sequence[int],
@@ -65,8 +75,11 @@ except ImportError:  # installed without a C compiler: the Python code below doe
 
 __all__ = [
     "BASIC",
+    "HABIT",
+    "PLAY_FEATURES",
     "POLICY",
     "SUIT_MASKS",
+    "TACTIC_FEATURES",
     "Endgame",
     "Goals",
     "basic_card",
@@ -74,8 +87,11 @@ __all__ = [
     "endgame_for",
     "estimate_tricks",
     "goals_for",
+    "habit_card",
     "model_card",
+    "model_habit_card",
     "next_turn",
+    "play_features",
     "play_out",
     "solve_endgame",
     "trick_winner_position",
@@ -259,9 +275,110 @@ def basic_card(hand: int, unseen: int, trick: list[int], trump: int, need: int,
 #: :func:`basic_card`, in C when the accelerator was built.
 model_card = basic_card if _fast is None else _fast.basic_card
 
-#: What a seat plays in a play-out: the search's policy (:func:`choose_card`) or the
-#: ``basic`` bot's rules (:func:`basic_card`).
-POLICY, BASIC = 0, 1
+
+#: The common tactics as play features, each for the player that still wants tricks
+#: (``need``) or wants no more (``done``): following, the cheapest card that wins the
+#: trick, the dearest that loses it, the lowest card, the highest when last to play;
+#: leading, the best card no unseen card of its suit beats (plain suits first) and the
+#: plain card the most unseen cards beat.  The shipped learnt model was fitted before
+#: they were features and gives them no weight
+#: (:meth:`blackout.bots.inference.Models.shipped`); a player's own weights
+#: (:class:`blackout.bots.inference.Habits`) learn them, and with them a rule-based
+#: player's cards are all but certain (bench/RESULTS.md, "Twenty-first session").
+TACTIC_FEATURES = (
+    "cheapest_win_need", "dearest_loss_done", "lowest_need", "highest_last_done",
+    "lead_best_top_need", "lead_most_out_done",
+)
+PLAY_FEATURES = (
+    "rank", "trump", "lead_rank", "lead_trump", "wins", "wins_need", "wins_last_need",
+    "wins_last_done", "highest", "lowest", "highest_need", "lowest_done", "discard_rank",
+    "ruff", "lead_need_rank", "top", "top_need", "top_lead", *TACTIC_FEATURES,
+)
+
+
+def play_features(hand: int, trick: Sequence[int], trump: int, need: int, last: bool,
+                  unplayed: int) -> tuple[list[int], list[list[float]]]:
+    """The legal cards of ``hand`` in ``trick`` and each one's features (in
+    :data:`PLAY_FEATURES` order); ``need`` is the tricks the player still wants,
+    ``unplayed`` the cards not yet played this hand."""
+    legal = playable(hand, trick)
+    cards = []
+    while legal:
+        low = legal & -legal
+        legal ^= low
+        cards.append(low.bit_length() - 1)
+    keys = [_shed_key(c, trump) for c in cards]
+    high, low_key = max(keys), min(keys)
+    leading = not trick
+    best = trick[trick_winner_position(trick, trump)] if trick else -1
+    wants = 1.0 if need > 0 else 0.0
+    done = 1.0 - wants
+    others = unplayed & ~hand
+    # Whether each card takes the trick so far, and how many unseen cards of its suit
+    # beat it.
+    wins = [bool(trick) and beats(card, best, trump) for card in cards]
+    above = [(others & SUIT_MASKS[card // 13] & ~((2 << card) - 1)).bit_count()
+             for card in cards]
+    cheapest_win, dearest_loss, best_top, most_out = _tactics(cards, keys, wins, above, trump,
+                                                               leading)
+    rows = []
+    for card, key, won, higher in zip(cards, keys, wins, above, strict=True):
+        suit, rank = divmod(card, 13)
+        r = rank / 12
+        is_trump = 1.0 if suit == trump else 0.0
+        win = 1.0 if won else 0.0
+        following = bool(trick) and suit == trick[0] // 13
+        top = 0.0 if higher else 1.0
+        rows.append([
+            r, is_trump, r * leading, is_trump * leading, win, win * wants,
+            win * last * wants, win * last * done, float(key == high), float(key == low_key),
+            float(key == high) * wants, float(key == low_key) * done,
+            r * (not leading and not following and not is_trump),
+            is_trump * (not leading and not following), r * leading * wants,
+            top, top * wants, top * leading,
+            float(card == cheapest_win) * wants, float(card == dearest_loss) * done,
+            float(key == low_key) * wants, float(key == high) * last * done,
+            float(card == best_top) * wants, float(card == most_out) * done,
+        ])
+    return cards, rows
+
+
+def _tactics(cards: list[int], keys: list[int], wins: list[bool], above: list[int],
+             trump: int, leading: bool) -> tuple[int, int, int, int]:
+    """The cards the common tactics name (-1: none), from each card's shedding key,
+    whether it takes the trick so far and how many unseen cards of its suit beat it:
+    following, the cheapest card that wins the trick and the dearest that loses it;
+    leading, the best card no unseen card beats (plain suits first) and the plain card
+    the most unseen cards beat (ties: the lowest card)."""
+    if not leading:
+        winners = [(k, c) for c, k, w in zip(cards, keys, wins, strict=True) if w]
+        losers = [(k, c) for c, k, w in zip(cards, keys, wins, strict=True) if not w]
+        return (min(winners)[1] if winners else -1, max(losers)[1] if losers else -1, -1, -1)
+    plain = [c // 13 != trump for c in cards]
+    tops = [(p, c % 13, -c) for c, p, a in zip(cards, plain, above, strict=True) if not a]
+    most_out = max(zip(plain, above, [-c for c in cards], strict=True))
+    return -1, -1, -max(tops)[2] if tops else -1, -most_out[2]
+
+
+def habit_card(hand: int, others: int, trick: list[int], trump: int, need: int, last: bool,
+               weights: Sequence[float]) -> int:
+    """The card a player of play habit ``weights`` (over :data:`PLAY_FEATURES`, a
+    :class:`blackout.bots.inference.PlayModel`'s) likes best: the legal card of the
+    highest score, the lowest of equals.  ``others`` is every card not in ``hand`` that
+    the player has not seen played or turned up."""
+    cards, rows = play_features(hand, trick, trump, need, last, hand | others)
+    scores = [sum(map(operator.mul, weights, row)) for row in rows]
+    return cards[scores.index(max(scores))]
+
+
+#: :func:`habit_card`, in C when the accelerator was built.
+model_habit_card = habit_card if _fast is None else _fast.habit_card
+
+
+#: What a seat plays in a play-out: the search's policy (:func:`choose_card`), the
+#: ``basic`` bot's rules (:func:`basic_card`) or its play habit's best card
+#: (:func:`habit_card`, with that seat's weights).
+POLICY, BASIC, HABIT = 0, 1, 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,33 +407,46 @@ def endgame_for(rules: Rules, cards: int, bids: Sequence[BidAction | None],
 
 def play_out(hands: list[int], trump: int, leader: int, trick: list[int], won: list[int],
              goals: Goals, models: Sequence[int] | None = None, deck: int = 0,
-             endgame: Endgame | None = None) -> list[int]:
+             endgame: Endgame | None = None,
+             weights: Sequence[float] | None = None) -> list[int]:
     """Play the hand to its end, every seat by its model (default :data:`POLICY`).
 
     ``hands`` are the unplayed cards (used up: their contents afterwards are
     unspecified), ``trick`` the cards already played to the trick ``leader`` led,
     ``won`` the tricks taken so far (updated and returned), ``models`` each seat's
-    :data:`POLICY` or :data:`BASIC`, ``deck`` the cards nobody holds (not played, not
-    turned up), which a :data:`BASIC` seat cannot tell from held ones.  With an
+    :data:`POLICY`, :data:`BASIC` or :data:`HABIT` (individual scoring only), ``weights``
+    every seat's play habit (:data:`PLAY_FEATURES` weights), seat after seat, read for
+    the :data:`HABIT` seats only, ``deck`` the cards nobody holds (not played, not turned
+    up), which a :data:`BASIC` or :data:`HABIT` seat cannot tell from held ones.  With an
     ``endgame`` its last tricks are solved exactly instead of played by policy.
     """
     if models is None:
         models = (POLICY,) * len(hands)
     if _fast is None:
-        return play_out_python(hands, trump, leader, trick, won, goals, models, deck, endgame)
+        return play_out_python(hands, trump, leader, trick, won, goals, models, deck, endgame,
+                               weights)
     if endgame is None:
         won[:] = _fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
-                                goals.greedy_when_over, models, deck)
+                                goals.greedy_when_over, models, deck, None, 0, 0.0, weights)
     else:
         won[:] = _fast.play_out(hands, trump, leader, trick, won, goals.targets, goals.teams,
                                 goals.greedy_when_over, models, deck, endgame.points,
-                                endgame.tricks, endgame.rivalry)
+                                endgame.tricks, endgame.rivalry, weights)
     return won
+
+
+def _seat_weights(weights: Sequence[float] | None, seat: int) -> Sequence[float]:
+    """A :data:`HABIT` seat's row of ``weights`` (see :func:`play_out`)."""
+    size = len(PLAY_FEATURES)
+    if weights is None or len(weights) < (seat + 1) * size:
+        raise ValueError("weights: one row of play weights per player")
+    return weights[seat * size:(seat + 1) * size]
 
 
 def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
                     won: list[int], goals: Goals, models: Sequence[int] | None = None,
-                    deck: int = 0, endgame: Endgame | None = None) -> list[int]:
+                    deck: int = 0, endgame: Endgame | None = None,
+                    weights: Sequence[float] | None = None) -> list[int]:
     """:func:`play_out` in Python: the reference for the C version."""
     n = len(hands)
     if models is None:
@@ -330,7 +460,7 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
     while remaining:
         if endgame is not None and remaining.bit_count() + len(trick) <= endgame.tricks * n:
             won[:] = solve_endgame(hands, trump, leader, trick, won, endgame, models,
-                                   targets, deck)
+                                   targets, deck, weights)
             return won
         hand = hands[seat]
         target = targets[seat]
@@ -349,6 +479,9 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
         if models[seat] == BASIC:
             card = basic_card(hand, remaining & ~hand | deck, trick, trump, target - won[seat],
                               len(trick) == n - 1)
+        elif models[seat] == HABIT:
+            card = habit_card(hand, remaining & ~hand | deck, trick, trump, target - won[seat],
+                              len(trick) == n - 1, _seat_weights(weights, seat))
         else:
             card = choose_card(hand, remaining & ~hand, trick, trump, need,
                                len(trick) == n - 1, ally_winning)
@@ -361,11 +494,13 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
 
 def solve_endgame(hands: list[int], trump: int, leader: int, trick: list[int],
                   won: Sequence[int], endgame: Endgame, models: Sequence[int],
-                  targets: Sequence[int], deck: int = 0) -> list[int]:
+                  targets: Sequence[int], deck: int = 0,
+                  weights: Sequence[float] | None = None) -> list[int]:
     """The tricks each seat ends with when the rest of the hand is played with every
     card seen, each seat choosing the card that leads to the best end for itself
     (max^n: the game is not zero-sum, so there are no alpha-beta cut-offs); a seat
-    ``models`` takes for a basic bot plays :func:`basic_card`.  Of cards that nothing
+    ``models`` takes for a basic bot plays :func:`basic_card`, one of a :data:`HABIT`
+    its :func:`habit_card` (its row of ``weights``, see :func:`play_out`).  Of cards that nothing
     still in play separates, only the lowest is tried; ties go to the lower card."""
     n = len(hands)
     stride = len(endgame.points) // n
@@ -389,6 +524,10 @@ def solve_endgame(hands: list[int], trump: int, leader: int, trick: list[int],
         if models[seat] == BASIC:
             cards = [basic_card(hand, remaining & ~hand | deck, trick, trump,
                                 targets[seat] - won[seat], len(trick) == n - 1)]
+        elif models[seat] == HABIT:
+            cards = [habit_card(hand, remaining & ~hand | deck, trick, trump,
+                                targets[seat] - won[seat], len(trick) == n - 1,
+                                _seat_weights(weights, seat))]
         else:
             cards = _cards(playable(hand, trick))
         in_play = remaining | sum(1 << c for c in trick)

@@ -46,11 +46,13 @@ from typing import Protocol
 from blackout.bots.playout import (
     BASIC,
     NO_TRUMP,
+    PLAY_FEATURES,
     POLICY,
     Goals,
     endgame_for,
     goals_for,
     model_card,
+    model_habit_card,
     next_turn,
     play_out,
 )
@@ -143,16 +145,19 @@ def search_play(view: View, cards: list[int], seed: str, deadline: float,
                 rivalry: float = RIVALRY, models: Sequence[int] | None = None,
                 fits: Fits | None = None, endgame: int = 0,
                 plays: PlayEvidence | None = None, pool: int = POOL_DEALS,
-                their_exploration: float = THEIR_EXPLORATION) -> list[Stats]:
+                their_exploration: float = THEIR_EXPLORATION,
+                weights: Sequence[float] | None = None) -> list[Stats]:
     """Search the seat's play among ``cards`` (some of its legal cards) for
     ``iterations`` sampled deals or, without, until the monotonic clock nears
     ``deadline``; the statistics of each of ``cards``, in order.  ``models`` says how
-    each seat is expected to play (see :class:`_Search`); the last ``endgame`` tricks
-    of each play-out are solved exactly (:func:`~blackout.bots.playout.solve_endgame`);
-    ``fits`` and ``plays`` choose the sampled deals from a ``pool`` (see :func:`_deals`);
+    each seat is expected to play, with ``weights`` for a
+    :data:`~blackout.bots.playout.HABIT` seat (see :class:`_Search`); the last
+    ``endgame`` tricks of each play-out are solved exactly
+    (:func:`~blackout.bots.playout.solve_endgame`); ``fits`` and ``plays`` choose the
+    sampled deals from a ``pool`` (see :func:`_deals`);
     the other seats' nodes are explored ``their_exploration`` times as much as its own."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame,
-                     their_exploration)
+                     their_exploration, weights)
     assert view.leader is not None
     line = _Line(search, tuple(view.bids), NO_TRUMP if view.trump is None else int(view.trump),
                  view.declarer, view.leader, [card for _, card in view.trick],
@@ -174,11 +179,12 @@ def search_before_play(view: View, actions: Sequence[Action], begin: Begin, seed
                        models: Sequence[int] | None = None, fits: Fits | None = None,
                        endgame: int = 0, plays: PlayEvidence | None = None,
                        pool: int = POOL_DEALS,
-                       their_exploration: float = THEIR_EXPLORATION) -> list[Stats]:
+                       their_exploration: float = THEIR_EXPLORATION,
+                       weights: Sequence[float] | None = None) -> list[Stats]:
     """Search a decision taken before the play (see the module docstring); the
     statistics of each of ``actions``, in order."""
     search = _Search(view, random.Random(seed), exploration, rivalry, models, endgame,
-                     their_exploration)
+                     their_exploration, weights)
     stats = [Stats() for _ in actions]
     lines: list[dict[Start, _Line]] = [{} for _ in actions]
 
@@ -307,16 +313,21 @@ class _Search:
     """What every tree of one search shares: the table, the generator, the UCB scale,
     and how each seat is expected to play: ``models[s]`` is
     :data:`~blackout.bots.playout.POLICY` (by UCB in the tree, by the play-out policy
-    below it) or :data:`~blackout.bots.playout.BASIC` (the basic bot's card, in the
-    tree too).  The deciding seat always searches its own cards; the others' nodes are
-    explored ``their_exploration`` times as much (see :data:`THEIR_EXPLORATION`)."""
+    below it), :data:`~blackout.bots.playout.HABIT` (its play habit's best card, its
+    row of ``weights``, see :func:`~blackout.bots.playout.play_out`) or
+    :data:`~blackout.bots.playout.BASIC` (the basic bot's card); the last two in the tree
+    too, where the search follows that card instead of searching the seat's reply.  The
+    deciding seat always searches its own cards; the others' nodes are explored
+    ``their_exploration`` times as much (see :data:`THEIR_EXPLORATION`)."""
 
     def __init__(self, view: View, rng: random.Random, exploration: float,
                  rivalry: float, models: Sequence[int] | None = None, endgame: int = 0,
-                 their_exploration: float = THEIR_EXPLORATION) -> None:
+                 their_exploration: float = THEIR_EXPLORATION,
+                 weights: Sequence[float] | None = None) -> None:
         self.rng = rng
         self.endgame = endgame
         self.models = tuple(models) if models is not None else (POLICY,) * view.players_count
+        self.weights = weights
         self.unseen = view.unseen()
         self.exploration = exploration
         self.their_exploration = their_exploration
@@ -402,9 +413,7 @@ class _Line:
             if first_card < 0:  # the deciding seat's card, at the root
                 card, node, grown = self._select(node, legal & self.first, seat)
                 first_card = card
-            elif models[seat] == BASIC:
-                card = model_card(hand, remaining & ~hand | deck, trick, trump,
-                                  self.goals.targets[seat] - won[seat], len(trick) == n - 1)
+            elif (card := self._modelled(seat, hand, trick, won, remaining & ~hand | deck)) >= 0:
                 node, grown = self._follow(node, card)
             else:
                 card, node, grown = self._select(node, legal, seat)
@@ -416,7 +425,8 @@ class _Line:
             if grown:
                 break
         if remaining:
-            play_out(hands, trump, leader, trick, won, self.goals, models, deck, self.endgame)
+            play_out(hands, trump, leader, trick, won, self.goals, models, deck, self.endgame,
+                     self.search.weights)
         outcome = self._outcome(tuple(won))
         values = outcome.values
         visits, total = self.search.tree.visits, self.search.tree.total
@@ -453,6 +463,24 @@ class _Line:
             child = children[card] = tree.add()
             return card, child, True
         return best, children[best], False
+
+    def _modelled(self, seat: int, hand: int, trick: list[int], won: list[int],
+                  others: int) -> int:
+        """The card ``seat`` plays from ``hand`` by its model, followed rather than
+        searched in the tree (a seat taken for a basic bot or played by its habit), or
+        -1: its reply is searched.  ``others``: the unplayed cards not in ``hand`` and
+        not seen."""
+        search = self.search
+        model = search.models[seat]
+        if model == POLICY:
+            return -1
+        need, last = self.goals.targets[seat] - won[seat], len(trick) == search.players - 1
+        if model == BASIC:
+            return model_card(hand, others, trick, self.trump, need, last)
+        assert search.weights is not None
+        size = len(PLAY_FEATURES)
+        return model_habit_card(hand, others, trick, self.trump, need, last,
+                                search.weights[seat * size:(seat + 1) * size])
 
     def _follow(self, node: int, card: int) -> tuple[int, bool]:
         """The child of ``node`` for a card the seat's model plays, and whether it is
