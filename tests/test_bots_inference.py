@@ -37,7 +37,7 @@ from blackout.bots.inference import (
     rounded_normal_chance,
     view_play_features,
 )
-from blackout.bots.playout import HABIT, POLICY
+from blackout.bots.playout import HABIT, POLICY, seat_weights
 from blackout.bots.sampling import Sampler, _WeightedDraws
 from blackout.core.actions import Action, Bid, Play
 from blackout.core.cards import FULL_DECK, Card, Suit, cards_in, mask_of
@@ -467,8 +467,7 @@ def test_the_habits_of_a_player_unlike_the_self_play_are_weights_of_its_own() ->
     for seat in (1, 2, 3):
         own = habits.own_play(seat)
         assert own is not None and own == habits.habit(seat).play
-        size = len(own.weights)
-        assert tuple(weights[seat * size:(seat + 1) * size]) == own.weights
+        assert tuple(seat_weights(weights, seat)) == own.weights
     models = _models()
     scaled = [models.play.sharpened(s / 4) for s in range(2, 17)]
     learnt, best_scaled = [], []

@@ -16,8 +16,8 @@ A suit is ``card // 13``; ``trump`` is a suit number or ``-1`` for no trump.
 :func:`play_out` (its habit cards too) and :func:`estimate_tricks` run in C when the
 optional extension ``blackout.bots._fast`` was built (``_fast.c``, the same policy card
 for card, about forty times faster); the Python code here is the reference and the
-fallback.  The
-basic bot's bid estimate and the search's fitting sampler use the same extension.
+fallback.  The basic bot's bid estimate and the search's fitting sampler use the same
+extension.
 """
 
 from __future__ import annotations
@@ -93,6 +93,7 @@ __all__ = [
     "next_turn",
     "play_features",
     "play_out",
+    "seat_weights",
     "solve_endgame",
     "trick_winner_position",
 ]
@@ -435,7 +436,7 @@ def play_out(hands: list[int], trump: int, leader: int, trick: list[int], won: l
     return won
 
 
-def _seat_weights(weights: Sequence[float] | None, seat: int) -> Sequence[float]:
+def seat_weights(weights: Sequence[float] | None, seat: int) -> Sequence[float]:
     """A :data:`HABIT` seat's row of ``weights`` (see :func:`play_out`)."""
     size = len(PLAY_FEATURES)
     if weights is None or len(weights) < (seat + 1) * size:
@@ -481,7 +482,7 @@ def play_out_python(hands: list[int], trump: int, leader: int, trick: list[int],
                               len(trick) == n - 1)
         elif models[seat] == HABIT:
             card = habit_card(hand, remaining & ~hand | deck, trick, trump, target - won[seat],
-                              len(trick) == n - 1, _seat_weights(weights, seat))
+                              len(trick) == n - 1, seat_weights(weights, seat))
         else:
             card = choose_card(hand, remaining & ~hand, trick, trump, need,
                                len(trick) == n - 1, ally_winning)
@@ -500,8 +501,9 @@ def solve_endgame(hands: list[int], trump: int, leader: int, trick: list[int],
     card seen, each seat choosing the card that leads to the best end for itself
     (max^n: the game is not zero-sum, so there are no alpha-beta cut-offs); a seat
     ``models`` takes for a basic bot plays :func:`basic_card`, one of a :data:`HABIT`
-    its :func:`habit_card` (its row of ``weights``, see :func:`play_out`).  Of cards that nothing
-    still in play separates, only the lowest is tried; ties go to the lower card."""
+    its :func:`habit_card` (its row of ``weights``, see :func:`play_out`).  Of cards
+    that nothing still in play separates, only the lowest is tried; ties go to the lower
+    card."""
     n = len(hands)
     stride = len(endgame.points) // n
     points, rivalry = endgame.points, endgame.rivalry
@@ -527,7 +529,7 @@ def solve_endgame(hands: list[int], trump: int, leader: int, trick: list[int],
         elif models[seat] == HABIT:
             cards = [habit_card(hand, remaining & ~hand | deck, trick, trump,
                                 targets[seat] - won[seat], len(trick) == n - 1,
-                                _seat_weights(weights, seat))]
+                                seat_weights(weights, seat))]
         else:
             cards = _cards(playable(hand, trick))
         in_play = remaining | sum(1 << c for c in trick)

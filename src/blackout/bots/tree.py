@@ -46,7 +46,6 @@ from typing import Protocol
 from blackout.bots.playout import (
     BASIC,
     NO_TRUMP,
-    PLAY_FEATURES,
     POLICY,
     Goals,
     endgame_for,
@@ -55,6 +54,7 @@ from blackout.bots.playout import (
     model_habit_card,
     next_turn,
     play_out,
+    seat_weights,
 )
 from blackout.bots.sampling import Fits, Sampler
 from blackout.core.actions import Action, BidAction
@@ -477,10 +477,8 @@ class _Line:
         need, last = self.goals.targets[seat] - won[seat], len(trick) == search.players - 1
         if model == BASIC:
             return model_card(hand, others, trick, self.trump, need, last)
-        assert search.weights is not None
-        size = len(PLAY_FEATURES)
         return model_habit_card(hand, others, trick, self.trump, need, last,
-                                search.weights[seat * size:(seat + 1) * size])
+                                seat_weights(search.weights, seat))
 
     def _follow(self, node: int, card: int) -> tuple[int, bool]:
         """The child of ``node`` for a card the seat's model plays, and whether it is
