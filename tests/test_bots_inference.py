@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from blackout import Game, bots, variant
-from blackout.bots.expert import ExpertBot
+from blackout.bots.expert import PREDICTED_RIVALRY, ExpertBot
 from blackout.bots.inference import (
     ANY_BID,
     BID_FEATURES,
@@ -39,6 +39,7 @@ from blackout.bots.inference import (
 )
 from blackout.bots.playout import HABIT, POLICY, seat_weights
 from blackout.bots.sampling import Sampler, _WeightedDraws
+from blackout.bots.tree import RIVALRY
 from blackout.core.actions import Action, Bid, Play
 from blackout.core.cards import FULL_DECK, Card, Suit, cards_in, mask_of
 from blackout.core.view import View
@@ -464,6 +465,9 @@ def test_the_habits_of_a_player_unlike_the_self_play_are_weights_of_its_own() ->
     seats, weights = watcher._models(view)
     assert seats == (POLICY, HABIT, HABIT, HABIT)
     assert weights is not None
+    # Their losses are foreseen, so costing them points pays; not so for searched seats.
+    assert watcher._rivalry(seats) == PREDICTED_RIVALRY
+    assert watcher._rivalry((POLICY,) * 4) == RIVALRY
     for seat in (1, 2, 3):
         own = habits.own_play(seat)
         assert own is not None and own == habits.habit(seat).play

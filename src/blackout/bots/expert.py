@@ -33,8 +33,9 @@ wrote it): the search plays its cards by those habits, in the tree and in the
 play-outs (:data:`FOLLOW_HABITS`).
 ``others="policy"`` never takes anyone for a basic bot, ``others="basic"`` takes every
 other player for one from the start.
-``rivalry`` defaults to 0.5 when some player is taken for a basic bot, whose losses the
-bot can foresee, and to 0 otherwise (measured, see bench/RESULTS.md).
+``rivalry`` defaults to 0.5 when the search predicts some player's cards (a player taken
+for a basic bot or played by its own habits), whose losses the bot can foresee, and to 0
+otherwise (measured, see bench/RESULTS.md).
 
 * Cards: equal cards (a run like Q-J with nothing left between, not even on the
   table) are searched once.
@@ -132,9 +133,10 @@ _T = TypeVar("_T")
 #: play-out policy; ``basic``, as the basic bot does (individual scoring only); ``auto``,
 #: as the basic bot does once a player has been seen to (see :class:`_Watch`).
 OTHERS = ("auto", "policy", "basic")
-#: The default ``rivalry`` when the search expects some player to play like the basic
-#: bot: costing a rival points pays only when the bot can foresee the rival's play
-#: (measured in bench/RESULTS.md; otherwise it plays for its own score, ``RIVALRY``).
+#: The default ``rivalry`` when the search predicts some player's cards (by the basic
+#: bot's rules or by the player's own habits): costing a rival points pays only when the
+#: bot can foresee the rival's play (measured in bench/RESULTS.md, the sixth and
+#: twenty-fourth sessions; otherwise it plays for its own score, ``RIVALRY``).
 PREDICTED_RIVALRY = 0.5
 #: The last tricks of every simulated hand solved exactly, every card of the sampled deal
 #: seen, instead of played out by the policy (individual scoring; measured in
@@ -290,9 +292,7 @@ class ExpertBot:
         deadline = time.monotonic() + self.think * (1 - _RESERVE_SHARE) - _RESERVE_SECONDS
         models, weights = self._models(view)
         fits, plays, pool = self._evidence(view, models)
-        rivalry = self.rivalry
-        if rivalry is None:
-            rivalry = PREDICTED_RIVALRY if BASIC in models else RIVALRY
+        rivalry = self._rivalry(models)
         jobs: list[tuple[Any, ...]]
         if view.phase == "play":
             cards = [action.card for action in candidates if isinstance(action, Play)]
@@ -354,6 +354,13 @@ class ExpertBot:
                           else POLICY if own is None else HABIT)
             weights.extend((0.0,) * len(PLAY_FEATURES) if own is None else own.weights)
         return tuple(models), weights if HABIT in models else None
+
+    def _rivalry(self, models: tuple[int, ...]) -> float:
+        """The ``rivalry`` the search plays with, given how it expects each seat to play
+        (see :data:`PREDICTED_RIVALRY`)."""
+        if self.rivalry is not None:
+            return self.rivalry
+        return PREDICTED_RIVALRY if BASIC in models or HABIT in models else RIVALRY
 
     def _own_habit(self, view: View, seat: int) -> PlayModel | None:
         """The play habit of its own ``seat`` was seen to have, if the search plays its

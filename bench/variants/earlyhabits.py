@@ -1,0 +1,25 @@
+"""The shipped expert taking a player's own play weights for its habit once they have
+predicted its cards better than the learnt model scaled by ``BLACKOUT_OWN_EVIDENCE``
+nats (default 0.5; 2.0 shipped, ``inference.OWN_WEIGHTS_EVIDENCE``): the habit found,
+and followed in the search, hands earlier (twenty-fourth session)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from blackout.bots import expert, inference
+
+__all__ = ["ExpertBot"]
+
+_EVIDENCE = float(os.environ.get("BLACKOUT_OWN_EVIDENCE", "0.5"))
+
+
+class ExpertBot(expert.ExpertBot):
+    def _search(self, view: Any, also: Any = None) -> Any:
+        shipped = inference.OWN_WEIGHTS_EVIDENCE
+        inference.OWN_WEIGHTS_EVIDENCE = _EVIDENCE
+        try:
+            return super()._search(view, also)
+        finally:
+            inference.OWN_WEIGHTS_EVIDENCE = shipped
