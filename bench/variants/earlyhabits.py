@@ -12,13 +12,15 @@ from blackout.bots import expert, inference
 
 __all__ = ["ExpertBot"]
 
-_EVIDENCE = float(os.environ.get("BLACKOUT_OWN_EVIDENCE", "0.5"))
-
 
 class ExpertBot(expert.ExpertBot):
+    #: The evidence, in nats, swapped in for ``inference.OWN_WEIGHTS_EVIDENCE`` for the
+    #: length of each decision.
+    own_evidence = float(os.environ.get("BLACKOUT_OWN_EVIDENCE", "0.5"))
+
     def _search(self, view: Any, also: Any = None) -> Any:
         shipped = inference.OWN_WEIGHTS_EVIDENCE
-        inference.OWN_WEIGHTS_EVIDENCE = _EVIDENCE
+        inference.OWN_WEIGHTS_EVIDENCE = self.own_evidence
         try:
             return super()._search(view, also)
         finally:
