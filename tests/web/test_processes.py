@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 
-from .live import Player, ServerProcess, Watcher
-from .play import play_out
+from .live import Player, ServerProcess, ServerThread, Watcher, open_services
+from .play import mover, play_out, seat_table
 
 PLAYED = ("bid", "bid_changed", "trump", "card")
 
@@ -36,6 +36,37 @@ def test_a_move_through_one_process_reaches_the_other(db_url, services, tokens):
         assert [(m["n"], m["event"]) for m in watcher.events()] == \
             [(row["n"], row["event"]) for row in logged]
     assert_each_seat_played_once_per_trick(logged, players=4)
+
+
+def test_a_move_made_elsewhere_reaches_a_socket_after_another_socket_read_it(
+        server: ServerThread, services, db_url, players):
+    """A move committed by another process (here: other services on the same database,
+    whose bus this server does not hear) is read by a second socket opening on the board
+    before the poll looks; the first socket must still be told.  (The poll once compared
+    the database with what the board's sockets had read, not with what they were told,
+    and the first socket waited for a commit that never came.)"""
+    ann, bob = players["ann"], players["bob"]
+    board = seat_table(ann, {"ann": ann, "bob": bob}, "standard", {"schedule": [3]},
+                       ["ann", "bob"])
+    first = Watcher(server.ws_url, board, token=ann.token)
+    first.wait_for_state(ann.table(board)["event"])
+    elsewhere = open_services(db_url)
+    try:
+        someone = mover({"ann": ann, "bob": bob}, board)
+        assert someone is not None
+        person, state = someone
+        elsewhere.tables.move(board, person.userid, state["view"]["legal_actions"][0],
+                              state["next_move"])
+        second = Watcher(server.ws_url, board)  # reads the new event before the poll does
+        now = ann.table(board)["event"]
+        second.wait_for_state(now)
+        first.wait_for_state(now)
+    finally:
+        elsewhere.close()
+    for watcher in (first, second):
+        watcher.close()
+    logged = [row["n"] for row in services.queries.events(board, 0)]
+    assert [m["n"] for m in first.events()] == logged and logged[-1] == now
 
 
 def assert_each_seat_played_once_per_trick(logged: list[dict[str, Any]], players: int):

@@ -48,7 +48,8 @@ class BoardFeed:
     def __init__(self, board: int, services: Services) -> None:
         self.board = board
         self.services = services
-        self.watchers: set[asyncio.Event] = set()
+        # Each watcher's flag, and the number of the newest state its socket was sent.
+        self.watchers: dict[asyncio.Event, int] = {}
         self.messages: list[str] = []  # the events numbered low + 1 .. high, encoded
         self.low = self.high = -1  # nothing read yet
         self.heard = time.monotonic()
@@ -188,9 +189,11 @@ class Hub:
                      if feed.watchers and time.monotonic() - feed.heard > every]
             for feed in quiet:
                 try:
-                    known = feed.high
-                    if await feed.newest() > known >= 0:
-                        self.changed(feed.board, feed.high)
+                    # Compared with what each socket was sent, not with what the feed has
+                    # read: a socket opening on the board may have read them already.
+                    newest = await feed.newest()
+                    if min(feed.watchers.values(), default=newest) < newest:
+                        self.changed(feed.board, newest)
                     feed.heard = time.monotonic()
                 except Exception:  # a database hiccup: try again next round
                     log.exception("polling board %s", feed.board)
@@ -203,11 +206,11 @@ class Hub:
         feed = self.feeds.get(board)
         if feed is None:
             feed = self.feeds[board] = BoardFeed(board, self.services)
-        feed.watchers.add(dirty)
+        feed.watchers[dirty] = MAX_INT  # nothing sent yet: its first state is read fresh
         return feed
 
     def unwatch(self, feed: BoardFeed, dirty: asyncio.Event) -> None:
-        feed.watchers.discard(dirty)
+        feed.watchers.pop(dirty, None)
         if not feed.watchers and self.feeds.get(feed.board) is feed:
             del self.feeds[feed.board]
 
@@ -321,6 +324,7 @@ async def _send_forever(websocket: WebSocket, feed: BoardFeed, dirty: asyncio.Ev
         if upto > sent or first:
             await websocket.send_json({"type": "state", "n": upto, "table": state})
             sent, first = max(sent, upto), False
+            feed.watchers[dirty] = sent
         await dirty.wait()
         dirty.clear()
         state = await feed.state_for(userid)
