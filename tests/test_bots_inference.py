@@ -489,6 +489,54 @@ def test_the_habits_of_a_player_unlike_the_self_play_are_weights_of_its_own() ->
     assert statistics.fmean(learnt) > statistics.fmean(best_scaled) + 0.5, (learnt, best_scaled)
 
 
+def _first_habits(players: list[Any], seed: int) -> tuple[dict[int, int], dict[int, int],
+                                                           Habits]:
+    """For each other seat of a pbmserv game of ``players`` watched from seat 0: the
+    hand from which the watcher plays it by a habit of its own, and the hand from which
+    its own weights alone would have been taken; and the watcher's habits at the end."""
+    watcher = ExpertBot(seed=1, iterations=1, others="policy")
+    game = Game.new(variant("pbmserv"), ["a", "b", "c", "d"], seed=seed)
+    followed: dict[int, int] = {}
+    alone: dict[int, int] = {}
+    while not game.is_over:
+        game.apply(players[game.to_move].choose(game.view(game.to_move)))
+        view = game.view(0)
+        watcher.observe(view)
+        habits = watcher._watch.habits
+        assert habits is not None
+        for seat in (1, 2, 3):
+            if habits.own_play(seat) is not None:
+                followed.setdefault(seat, view.hand_number)
+            plays = habits._plays.get(seat)
+            if plays is not None and plays.best() is plays.own:
+                alone.setdefault(seat, view.hand_number)
+    return followed, alone, habits
+
+
+def test_players_of_one_habit_are_found_hands_sooner_by_the_tables_weights() -> None:
+    """Three basic bots play alike: their cards together show the habit hands before
+    each one's cards alone would, and the table's weights are then each one's habit."""
+    basic = bots.create("basic")
+    followed, alone, habits = _first_habits([basic] * 4, seed=1)
+    assert sorted(followed) == [1, 2, 3], followed
+    hands = len(variant("pbmserv").schedule)
+    assert all(followed[s] < alone.get(s, hands + 1) for s in (1, 2, 3)), (followed, alone)
+    assert sum(alone.get(s, hands + 1) - followed[s] for s in (1, 2, 3)) >= 6
+    for seat in (1, 2, 3):
+        assert habits.own_play(seat) is habits._table.fitted_own()
+        assert habits.habit(seat).play is habits._table.fitted_own()
+
+
+def test_at_a_mixed_table_a_player_of_other_habits_keeps_its_own() -> None:
+    """Two basic bots and a player that always plays the learnt model's likeliest card:
+    the table's weights, fitted mostly to the basic bots, are not that player's habit."""
+    basic = bots.create("basic")
+    _, _, habits = _first_habits([basic, basic, _ModelPlayer(0), basic], seed=2)
+    assert habits._table_play(2) is None
+    assert habits.habit(2).play is habits._plays[2].best()
+    assert habits._table_loss[2] > habits._plays[2].best_loss()
+
+
 def test_fitted_play_weights_find_the_weights_that_made_the_choices() -> None:
     rng = random.Random(4)
     width = 5

@@ -27,9 +27,10 @@ them, guesses its bid with the basic bot's rule, and deals it only hands with wh
 the basic bot would have bid and played as it did.  Until then, and for every player
 who ever departs from the basic bot's choice, the others are searched like the bot's
 own cards and played out with the fast policy, except a player whose cards, in the
-hands seen so far, play weights of its own predicted better than the learnt model
-(:meth:`~blackout.bots.inference.Habits.own_play`: a player of firm habits, whoever
-wrote it): the search plays its cards by those habits, in the tree and in the
+hands seen so far, play weights of its own, or the weights fitted to every other
+player's cards together when they all play alike, predicted better than the learnt
+model (:meth:`~blackout.bots.inference.Habits.own_play`: a player of firm habits,
+whoever wrote it): the search plays its cards by those habits, in the tree and in the
 play-outs (:data:`FOLLOW_HABITS`).
 ``others="policy"`` never takes anyone for a basic bot, ``others="basic"`` takes every
 other player for one from the start.

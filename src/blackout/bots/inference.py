@@ -32,9 +32,10 @@ each card (:meth:`HandEvidence.card_terms`), and weighed by that chance over its
 The models describe the self-play they were fitted to; a real player has habits of its
 own.  :class:`Habits` learns them during a game: after each hand, whose cards are then
 known, how far each player's bids lay from the model's mean, and which play model
-predicted its cards best: the learnt one scaled, or one with weights of the player's own
-(:class:`Habit`); :class:`HandEvidence` then shifts and scales the bid model and uses
-that play model for that player.  Until a player's hands are seen, the models stand as
+predicted its cards best: the learnt one scaled, one with weights of the player's own,
+or one fitted to every other player's cards together, for a table of players who play
+alike (:class:`Habit`); :class:`HandEvidence` then shifts and scales the bid model and
+uses that play model for that player.  Until a player's hands are seen, the models stand as
 fitted (bench/RESULTS.md, "Fourteenth" and "Twentieth session").
 """
 
@@ -346,12 +347,21 @@ class _PlayHabit:
     def add(self, hand: list[tuple[list[list[float]], int]]) -> None:
         """Take in one hand's choices: (each legal card's features, the one played)."""
         self._fit()
-        for rows, chosen in hand:
-            self.scaled_loss -= log_softmax(self.scaled.scores(rows), chosen)
-            self.own_loss -= log_softmax(self.own.scores(rows), chosen)
+        self.scaled_loss += _nats_lost(self.scaled, hand)
+        self.own_loss += _nats_lost(self.own, hand)
         self.choices.extend(hand)
         self.learnt_scores.extend((self.learnt.scores(rows), chosen) for rows, chosen in hand)
         self.stale = True
+
+    def own_nats_lost(self, hand: list[tuple[list[list[float]], int]]) -> float:
+        """How badly the own weights as fitted so far predict ``hand``'s choices."""
+        self._fit()
+        return _nats_lost(self.own, hand)
+
+    def fitted_own(self) -> PlayModel:
+        """The own weights, fitted to every choice taken in."""
+        self._fit()
+        return self.own
 
     def best(self) -> PlayModel | None:
         """The model that predicted the player better (see
@@ -359,8 +369,14 @@ class _PlayHabit:
         if not self.choices:
             return None
         self._fit()
-        return self.own if self.own_loss + OWN_WEIGHTS_EVIDENCE < self.scaled_loss else (
-            self.scaled)
+        return self.own if self._own_is_better() else self.scaled
+
+    def best_loss(self) -> float:
+        """The nats lost predicting the player by the model :meth:`best` gives."""
+        return self.own_loss if self._own_is_better() else self.scaled_loss
+
+    def _own_is_better(self) -> bool:
+        return self.own_loss + OWN_WEIGHTS_EVIDENCE < self.scaled_loss
 
     def _fit(self) -> None:
         if not self.stale:
@@ -380,6 +396,10 @@ class _PlayHabit:
                 log_softmax([sharpness * s for s in row], chosen) for row, chosen in scores)
 
         return math.exp(max(_SHARPNESS_STEPS, key=log_posterior))
+
+
+def _nats_lost(model: PlayModel, choices: list[tuple[list[list[float]], int]]) -> float:
+    return -sum(log_softmax(model.scores(rows), chosen) for rows, chosen in choices)
 
 
 #: Each play weight's prior precision, in :data:`PLAY_FEATURES` order.
@@ -479,13 +499,23 @@ class Habits:
     for that hand and the features of every card it chose among two or more; a
     player's bid habit is the likeliest given those and the prior (:data:`OFFSET_PRIOR`
     and the others), searched on a grid, its play the model that best predicted its
-    cards (:class:`_PlayHabit`)."""
+    cards (:class:`_PlayHabit`).
+
+    Beside each player's own weights, one set is fitted to every other player's cards
+    together, the table's: a table of players of one habit (bots of one kind) shows it
+    with three times the cards a hand, so it is found hands sooner.  A player is played
+    by the table's weights when, over all the players' cards, they predicted better than
+    each player's learnt model scaled (by :data:`OWN_WEIGHTS_EVIDENCE` nats), and over
+    this player's cards better than its own best model: at a mixed table each keeps its
+    own (bench/RESULTS.md, "Twenty-fifth session")."""
 
     def __init__(self, models: Models) -> None:
         self.models = models
         # seat -> each bid seen: (the bid, the model's mean, the model's spread, cards)
         self._bids: dict[int, list[tuple[int, float, float, int]]] = {}
         self._plays: dict[int, _PlayHabit] = {}
+        self._table = _PlayHabit(models.play)
+        self._table_loss: dict[int, float] = {}  # seat -> nats the table's weights lost
         self._fitted: dict[int, Habit] = {}
 
     def learn(self, view: View) -> None:
@@ -509,26 +539,45 @@ class Habits:
             if seat not in self._plays:
                 self._plays[seat] = _PlayHabit(self.models.play)
             self._plays[seat].add(choices)
-            self._fitted.pop(seat, None)
+            self._table_loss[seat] = (self._table_loss.get(seat, 0.0)
+                                      + self._table.own_nats_lost(choices))
+        if hand:
+            self._table.add([choice for choices in hand.values() for choice in choices])
+            self._fitted.clear()  # the table's weights are every seat's business
 
     def habit(self, seat: int) -> Habit:
         """The seat's habit: the prior's (the models as fitted) until it is seen."""
         habit = self._fitted.get(seat)
         if habit is None:
             plays = self._plays.get(seat)
-            habit = self._fitted[seat] = Habit(*self._fit_bids(seat),
-                                               None if plays is None else plays.best())
+            play = self._table_play(seat)
+            if play is None and plays is not None:
+                play = plays.best()
+            habit = self._fitted[seat] = Habit(*self._fit_bids(seat), play)
         return habit
 
     def own_play(self, seat: int) -> PlayModel | None:
-        """The seat's play model of weights of its own, if it predicted the seat's cards
-        better than the learnt model scaled (see :data:`OWN_WEIGHTS_EVIDENCE`): a player
-        with firm habits of its own."""
+        """The seat's play model of weights of its own or the table's, if it predicted
+        the seat's cards better than the learnt model scaled (see the class docstring
+        and :data:`OWN_WEIGHTS_EVIDENCE`): a player with firm habits of its own."""
+        table = self._table_play(seat)
+        if table is not None:
+            return table
         plays = self._plays.get(seat)
         if plays is None:
             return None
         best = plays.best()
         return best if best is plays.own else None
+
+    def _table_play(self, seat: int) -> PlayModel | None:
+        """The table's weights, if they are the seat's habit (see the class docstring)."""
+        lost = self._table_loss.get(seat)
+        if lost is None or lost >= self._plays[seat].best_loss():
+            return None
+        scaled = sum(self._plays[s].scaled_loss for s in self._table_loss)
+        if sum(self._table_loss.values()) + OWN_WEIGHTS_EVIDENCE >= scaled:
+            return None
+        return self._table.fitted_own()
 
     def _fit_bids(self, seat: int) -> tuple[float, float]:
         prior = BID_SPREAD_SCALE
