@@ -40,9 +40,9 @@ def test_a_move_through_one_process_reaches_the_other(db_url, services, tokens):
 
 def test_a_move_made_elsewhere_reaches_a_socket_after_another_socket_read_it(
         server: ServerThread, services, db_url, players):
-    """A move committed by another process (here: other services on the same database,
-    whose bus this server does not hear) is read by a second socket opening on the board
-    before the poll looks; the first socket must still be told.  (The poll once compared
+    """A move committed by another process (here: other services on the same database;
+    on SQLite this server's bus does not hear them) is read by a second socket opening on
+    the board before the poll looks; the first socket must still be told.  (The poll once compared
     the database with what the board's sockets had read, not with what they were told,
     and the first socket waited for a commit that never came.)"""
     ann, bob = players["ann"], players["bob"]
