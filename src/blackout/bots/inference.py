@@ -327,30 +327,22 @@ OWN_WEIGHTS_EVIDENCE = 2.0
 _NEWTON_STEPS = 4
 
 
-class _PlayHabit:
-    """The card choices one player was seen to make, and two play models fitted to
-    them: the learnt one scaled, and one of the player's own weights (see
-    :data:`PLAY_WEIGHT_PRECISION`).  Which one describes the player is told by how
-    well each predicted its cards before seeing them: a hand's choices are scored by
-    both models as fitted to the hands before it, then fitted to."""
+class _OwnWeights:
+    """The card choices seen of one player (or of the table), and play weights of its
+    own fitted to them (see :data:`PLAY_WEIGHT_PRECISION`), with the nats they lost
+    predicting each hand's choices before seeing them (fitted to the hands before it)."""
 
     def __init__(self, learnt: PlayModel) -> None:
         self.learnt = learnt
         self.choices: list[tuple[list[list[float]], int]] = []
-        # The learnt model's scores of each choice's cards, the one played: the scale is
-        # refitted to them every hand, and the old choices' scores do not change.
-        self.learnt_scores: list[tuple[list[float], int]] = []
-        self.scaled = self.own = learnt
-        self.scaled_loss = self.own_loss = 0.0
+        self.own = learnt
+        self.own_loss = 0.0
         self.stale = False
 
     def add(self, hand: list[tuple[list[list[float]], int]]) -> None:
         """Take in one hand's choices: (each legal card's features, the one played)."""
-        self._fit()
-        self.scaled_loss += _nats_lost(self.scaled, hand)
-        self.own_loss += _nats_lost(self.own, hand)
+        self.own_loss += self.own_nats_lost(hand)
         self.choices.extend(hand)
-        self.learnt_scores.extend((self.learnt.scores(rows), chosen) for rows, chosen in hand)
         self.stale = True
 
     def own_nats_lost(self, hand: list[tuple[list[list[float]], int]]) -> float:
@@ -362,6 +354,33 @@ class _PlayHabit:
         """The own weights, fitted to every choice taken in."""
         self._fit()
         return self.own
+
+    def _fit(self) -> None:
+        if not self.stale:
+            return
+        self.stale = False
+        self.own = PlayModel(tuple(fit_play_weights(
+            self.choices, self.learnt.weights, _PRECISIONS, start=self.own.weights)))
+
+
+class _PlayHabit(_OwnWeights):
+    """One player's choices, and two play models fitted to them: the learnt one scaled,
+    and one of the player's own weights.  Which one describes the player is told by how
+    well each predicted its cards before seeing them (:data:`OWN_WEIGHTS_EVIDENCE`)."""
+
+    def __init__(self, learnt: PlayModel) -> None:
+        super().__init__(learnt)
+        # The learnt model's scores of each choice's cards, the one played: the scale is
+        # refitted to them every hand, and the old choices' scores do not change.
+        self.learnt_scores: list[tuple[list[float], int]] = []
+        self.scaled = learnt
+        self.scaled_loss = 0.0
+
+    def add(self, hand: list[tuple[list[list[float]], int]]) -> None:
+        self._fit()
+        self.scaled_loss += _nats_lost(self.scaled, hand)
+        self.learnt_scores.extend((self.learnt.scores(rows), chosen) for rows, chosen in hand)
+        super().add(hand)
 
     def best(self) -> PlayModel | None:
         """The model that predicted the player better (see
@@ -379,13 +398,10 @@ class _PlayHabit:
         return self.own_loss + OWN_WEIGHTS_EVIDENCE < self.scaled_loss
 
     def _fit(self) -> None:
-        if not self.stale:
-            return
-        self.stale = False
-        sharpness = self._sharpness()
-        self.scaled = self.learnt if sharpness == 1 else self.learnt.sharpened(sharpness)
-        self.own = PlayModel(tuple(fit_play_weights(
-            self.choices, self.learnt.weights, _PRECISIONS, start=self.own.weights)))
+        if self.stale:
+            sharpness = self._sharpness()
+            self.scaled = self.learnt if sharpness == 1 else self.learnt.sharpened(sharpness)
+        super()._fit()
 
     def _sharpness(self) -> float:
         scores = self.learnt_scores
@@ -514,7 +530,7 @@ class Habits:
         # seat -> each bid seen: (the bid, the model's mean, the model's spread, cards)
         self._bids: dict[int, list[tuple[int, float, float, int]]] = {}
         self._plays: dict[int, _PlayHabit] = {}
-        self._table = _PlayHabit(models.play)
+        self._table = _OwnWeights(models.play)  # the table's: no scale, never used
         self._table_loss: dict[int, float] = {}  # seat -> nats the table's weights lost
         self._fitted: dict[int, Habit] = {}
 
