@@ -8,25 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from _swap import swapped
+
 from blackout.bots import expert, tree
 from blackout.bots.playout import BASIC
-
-_tree: Any = tree  # its play_out is swapped in for one decision
+from blackout.bots.playout import play_out as shipped_play_out
 
 
 class ExpertBot(expert.ExpertBot):
     def _search(self, view: Any, also: Any = None) -> Any:
-        shipped = _tree.play_out
         me = view.seat
 
         def play_out(hands: Any, trump: Any, leader: Any, trick: Any, won: Any, goals: Any,
                      models: Any = None, deck: int = 0, endgame: Any = None,
                      weights: Any = None) -> Any:
             basic = tuple(BASIC if s != me else m for s, m in enumerate(models))
-            return shipped(hands, trump, leader, trick, won, goals, basic, deck, endgame)
+            return shipped_play_out(hands, trump, leader, trick, won, goals, basic, deck, endgame)
 
-        _tree.play_out = play_out
-        try:
+        with swapped(tree, play_out=play_out):
             return super()._search(view, also)
-        finally:
-            _tree.play_out = shipped

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from _swap import swapped
+
 from blackout.bots import expert, tree
 from blackout.bots.playout import BASIC, POLICY
-
-_tree: Any = tree  # its _Search.__init__ and play_out are swapped in for one decision
+from blackout.bots.playout import play_out as shipped_play_out
 
 
 class ExpertBot(expert.ExpertBot):
     def _search(self, view: Any, also: Any = None) -> Any:
-        shipped_init, shipped_play_out = _tree._Search.__init__, _tree.play_out
+        shipped_init = tree._Search.__init__
         me = view.seat
 
         def init(search: Any, *args: Any, **kwargs: Any) -> None:
@@ -30,8 +31,5 @@ class ExpertBot(expert.ExpertBot):
             return shipped_play_out(hands, trump, leader, trick, won, goals, policy, deck,
                                     endgame)
 
-        _tree._Search.__init__, _tree.play_out = init, play_out
-        try:
+        with swapped(tree._Search, __init__=init), swapped(tree, play_out=play_out):
             return super()._search(view, also)
-        finally:
-            _tree._Search.__init__, _tree.play_out = shipped_init, shipped_play_out

@@ -6,8 +6,11 @@ the rounded hand estimate (``expert._guess_bid``) only where that rule does not 
 
 from typing import Any
 
+from _swap import swapped
+
 from blackout.bots import expert
 from blackout.bots.basic import bid_for
+from blackout.bots.playout import NO_TRUMP
 from blackout.core.actions import BIDS, Bid
 from blackout.core.cards import Suit
 
@@ -19,14 +22,11 @@ def _guess(view: Any, seat: int, hand: int, trump: int | None, bids: list[Any],
     if view.rules.teams or trump is None:
         return _shipped(view, seat, hand, trump, bids, last)
     others = sum(b.tricks for b in bids if isinstance(b, Bid))
-    suit = None if trump == expert.NO_TRUMP else Suit(trump)
+    suit = None if trump == NO_TRUMP else Suit(trump)
     return BIDS[bid_for(view, seat, hand, suit, others)]
 
 
 class ExpertBot(expert.ExpertBot):
     def _search(self, view: Any, also: Any = None) -> Any:
-        expert._guess_bid = _guess
-        try:
+        with swapped(expert, _guess_bid=_guess):
             return super()._search(view, also)
-        finally:
-            expert._guess_bid = _shipped

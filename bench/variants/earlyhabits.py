@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from _swap import swapped
+
 from blackout.bots import expert, inference
 
 __all__ = ["ExpertBot"]
@@ -19,9 +21,5 @@ class ExpertBot(expert.ExpertBot):
     own_evidence = float(os.environ.get("BLACKOUT_OWN_EVIDENCE", "0.5"))
 
     def _search(self, view: Any, also: Any = None) -> Any:
-        shipped = inference.OWN_WEIGHTS_EVIDENCE
-        inference.OWN_WEIGHTS_EVIDENCE = self.own_evidence
-        try:
+        with swapped(inference, OWN_WEIGHTS_EVIDENCE=self.own_evidence):
             return super()._search(view, also)
-        finally:
-            inference.OWN_WEIGHTS_EVIDENCE = shipped

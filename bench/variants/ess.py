@@ -10,8 +10,9 @@ import math
 import random
 from typing import Any
 
-from blackout.bots import expert
-from blackout.bots import tree as _tree
+from _swap import swapped
+
+from blackout.bots import expert, tree
 
 ESS_SHARE = 0.25
 
@@ -47,9 +48,5 @@ def _resampled(pool: list[list[int]], logs: list[float], rng: random.Random
 
 class ExpertBot(expert.ExpertBot):
     def _search(self, view: Any, also: Any = None) -> Any:
-        shipped = _tree._resampled
-        _tree._resampled = _resampled
-        try:
+        with swapped(tree, _resampled=_resampled):
             return super()._search(view, also)
-        finally:
-            _tree._resampled = shipped

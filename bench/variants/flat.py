@@ -3,7 +3,11 @@ play tree under a bid (cards are searched as shipped)."""
 
 from typing import Any
 
+from _swap import swapped
+
 from blackout.bots import expert, tree
+from blackout.bots.playout import play_out
+from blackout.bots.tree import search_before_play as _shipped_search
 
 
 class _FlatLine(tree._Line):
@@ -13,27 +17,17 @@ class _FlatLine(tree._Line):
         for hand in hands:
             remaining |= hand
         deck = self.search.unseen & ~remaining
-        tree.play_out(hands, self.trump, self.leader, list(self.trick), won, self.goals,
-                      self.search.models, deck, self.endgame, self.search.weights)
+        play_out(hands, self.trump, self.leader, list(self.trick), won, self.goals,
+                 self.search.models, deck, self.endgame, self.search.weights)
         return -1, self._outcome(tuple(won))
 
 
-_shipped_line = tree._Line
-_shipped_search = expert.search_before_play
-
-
 def _search_before_play(*args: Any, **options: Any) -> Any:
-    tree._Line = _FlatLine  # type: ignore[misc]
-    try:
+    with swapped(tree, _Line=_FlatLine):
         return _shipped_search(*args, **options)
-    finally:
-        tree._Line = _shipped_line  # type: ignore[misc]
 
 
 class ExpertBot(expert.ExpertBot):
     def _search(self, view: Any, also: Any = None) -> Any:
-        expert.search_before_play = _search_before_play
-        try:
+        with swapped(expert, search_before_play=_search_before_play):
             return super()._search(view, also)
-        finally:
-            expert.search_before_play = _shipped_search

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from _swap import swapped
+
 from blackout.bots import expert, inference
 
 __all__ = ["ExpertBot"]
 
-_expert: Any = expert  # its HandEvidence is swapped for the length of a decision
 _SHARPNESS = float(os.environ.get("BLACKOUT_HABIT_SHARPNESS", "2"))
 
 
@@ -30,9 +31,5 @@ class _Evidence(inference.HandEvidence):
 
 class ExpertBot(expert.ExpertBot):
     def _search(self, view: Any, also: Any = None) -> Any:
-        shipped = _expert.HandEvidence
-        _expert.HandEvidence = _Evidence
-        try:
+        with swapped(expert, HandEvidence=_Evidence):
             return super()._search(view, also)
-        finally:
-            _expert.HandEvidence = shipped

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from _swap import swapped
+
 from blackout.bots import expert
 from blackout.bots.inference import BidModel, Models, bid_features, bid_is_telling
 
@@ -37,8 +39,5 @@ class ExpertBot(expert.ExpertBot):
                 if seat != view.seat:
                     offset = 0.0 if habits is None else habits.habit(seat).offset
                     _MODELS[seat] = models.bid.shifted(offset)
-        expert._guess_bid = _guess
-        try:
+        with swapped(expert, _guess_bid=_guess):
             return super()._search(view, also)
-        finally:
-            expert._guess_bid = _shipped

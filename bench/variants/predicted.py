@@ -10,11 +10,12 @@ import math
 import random
 from typing import Any
 
+from _swap import swapped
+
 from blackout.bots import expert, tree
 from blackout.bots.inference import PlayModel
 from blackout.bots.playout import BASIC, play_features
 
-_line: Any = tree._Line  # its _modelled is swapped in for one decision
 #: seat -> the model its cards are drawn from, for the decision under way.
 _PREDICTED: dict[int, PlayModel] = {}
 #: The turned-up card of the decision under way (counted among the unplayed cards).
@@ -41,7 +42,7 @@ def _modelled(self: Any, seat: int, hand: int, trick: list[int], won: list[int],
                   len(trick) == search.players - 1, hand | others | _TURN_UP[0], search.rng)
 
 
-_SHIPPED = _line._modelled
+_SHIPPED = tree._Line._modelled
 
 
 class ExpertBot(expert.ExpertBot):
@@ -56,8 +57,5 @@ class ExpertBot(expert.ExpertBot):
         if not _PREDICTED:
             return super()._search(view, also)
         _TURN_UP[0] = 0 if view.turn_up is None else 1 << int(view.turn_up)
-        _line._modelled = _modelled
-        try:
+        with swapped(tree._Line, _modelled=_modelled):
             return super()._search(view, also)
-        finally:
-            _line._modelled = _SHIPPED

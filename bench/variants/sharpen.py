@@ -28,7 +28,7 @@ def _sharpened() -> Models | None:
     return replace(models, play=PlayModel(weights))
 
 
-Models.shipped = staticmethod(_sharpened)  # type: ignore[method-assign]
+Models.shipped = staticmethod(_sharpened)  # type: ignore[method-assign, assignment]
 
 
 class ExpertBot(expert.ExpertBot):
