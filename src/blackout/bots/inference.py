@@ -530,7 +530,7 @@ class Habits:
         # seat -> each bid seen: (the bid, the model's mean, the model's spread, cards)
         self._bids: dict[int, list[tuple[int, float, float, int]]] = {}
         self._plays: dict[int, _PlayHabit] = {}
-        self._table = _OwnWeights(models.play)  # the table's: no scale, never used
+        self._table = _OwnWeights(models.play)  # the table's own weights alone are used
         self._table_loss: dict[int, float] = {}  # seat -> nats the table's weights lost
         self._fitted: dict[int, Habit] = {}
 
