@@ -46,7 +46,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = (db.parent / "serve.log").open("w")
     proc = subprocess.Popen(
         [*_blackout_command(), "serve", "--db", f"sqlite:///{db}", "--port", str(port),
-         "--bot-pace", "0.05", "--bot-think", "0.05", "--log-level", "warning"],
+         "--bot-pace", "0.05", "--bot-think", "0.05", "--analysis-iterations", "20",
+         "--log-level", "warning"],
         stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

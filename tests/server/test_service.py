@@ -270,6 +270,10 @@ def test_idle_player_forfeits_when_asked(service, people, clock):
     with pytest.raises(ServiceError, match="The game has ended"):
         service.move(board, "bob", "bob-pw", "0")
     assert json.loads(service.snapshot(board).row.result)["winners"] == [1, 2, 3]
+    # Nothing to analyse in a game that never reached its end.
+    with pytest.raises(ServiceError, match="The game ended early: only a game played to the "
+                       "end can be analysed"):
+        service.parts.analyses.get(board)
 
 
 @pytest.mark.parametrize("name", ["pbmserv", "standard", "nullo", "partnership", "potomac"])

@@ -114,7 +114,7 @@ def test_a_database_made_by_the_first_migration_is_upgraded_keeping_its_games(db
     old.dispose()
 
     upgraded = Database(db_url)
-    assert upgraded.schema_version() == HEAD == "0005"
+    assert upgraded.schema_version() == HEAD == "0006"
     service = Service(upgraded, takeover_bot="bot:random")
     Gateway(service, GatewayConfig())
     after = service.snapshot(101)

@@ -30,12 +30,14 @@ from blackout.web import create_app
 
 PASSWORDS = {"ann": "ann-pw-1", "bob": "bob-pw-1", "cy": "cy-pw-1", "di": "di-pw-1"}
 WAIT = 20.0  # seconds any awaited thing may take before the test fails
+ANALYSIS_ITERATIONS = 8  # simulations a move in the analyses the tests ask for
 START = 60.0  # seconds a `blackout serve` process may take to answer (a busy machine)
 
 
 def open_services(url: str) -> Services:
     """Services as the tests want them: bots move at once and think briefly."""
-    return Services.open(url=url, bot_pace=0.0, bot_think=0.05, bot_iterations=40, grace=30.0)
+    return Services.open(url=url, bot_pace=0.0, bot_think=0.05, bot_iterations=40, grace=30.0,
+                         analysis_iterations=ANALYSIS_ITERATIONS)
 
 
 def postgres_database(base: str, template: str | None = None) -> Iterator[str]:

@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="how long a computer player waits before moving (0.8)")
     p.add_argument("--bot-think", type=float, default=None, metavar="SECONDS",
                    help="how long bot:expert thinks per decision (0.5)")
+    p.add_argument("--analysis-iterations", type=int, default=None, metavar="N",
+                   help="simulations a move for the post-game analyses (100; fewer is "
+                   "faster and rougher)")
     p.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
                    help="how long a disconnected player keeps the seat before a computer "
                    "player moves for them (30)")
@@ -38,7 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     from blackout.storage.database import DATABASE_ENV, default_url
-    from blackout.web.app import GRACE_ENV, PACE_ENV, THINK_ENV
+    from blackout.web.app import ANALYSIS_ENV, GRACE_ENV, PACE_ENV, THINK_ENV
 
     url = args.db or default_url()
     if args.workers < 1:
@@ -51,12 +54,17 @@ def run_serve(args: argparse.Namespace) -> int:
             raise UserError(f"{name} needs a number of seconds, not {value}")
     if args.bot_think is not None and not 0 < args.bot_think < 3600:
         raise UserError(f"--bot-think needs a number of seconds, not {args.bot_think}")
+    if args.analysis_iterations is not None and not 0 < args.analysis_iterations <= 100_000:
+        raise UserError("--analysis-iterations needs a number of simulations, 1 to 100000, "
+                        f"not {args.analysis_iterations}")
     _check_database(url)
     os.environ[DATABASE_ENV] = url
     os.environ[PACE_ENV] = str(args.bot_pace)
     os.environ[GRACE_ENV] = str(args.grace)
     if args.bot_think is not None:
         os.environ[THINK_ENV] = str(args.bot_think)
+    if args.analysis_iterations is not None:
+        os.environ[ANALYSIS_ENV] = str(args.analysis_iterations)
     import uvicorn
 
     uvicorn.run("blackout.web.app:app_from_environment", factory=True, host=args.host,

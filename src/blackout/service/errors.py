@@ -47,6 +47,12 @@ class Stale(ServiceError):
         self.next_move = next_move
 
 
+class NotFinished(ServiceError):
+    """Only a game played to the end has this (its post-game analysis)."""
+
+    code = "not_finished"
+
+
 class Illegal(ServiceError):
     """The rules refuse the action; ``message`` is the rules' own sentence."""
 
@@ -59,5 +65,5 @@ class Locked(ServiceError):
     code = "locked"
 
 
-__all__ = ["BadRequest", "Forbidden", "Illegal", "Locked", "NotFound", "ServiceError",
-           "Stale", "Unauthorized"]
+__all__ = ["BadRequest", "Forbidden", "Illegal", "Locked", "NotFinished", "NotFound",
+           "ServiceError", "Stale", "Unauthorized"]

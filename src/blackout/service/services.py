@@ -5,6 +5,7 @@
 * ``tables``: create, join, leave, move, queue, resign, chat, presence;
 * ``queries``: plain data (views, the event log, records, ratings);
 * ``runner``: computer players and clocks, off the request path;
+* ``analyses``: finished games' post-game analyses, worked out in another process;
 * ``bus``: events after commit, to any number of subscribers, across processes.
 """
 
@@ -18,6 +19,7 @@ from sqlalchemy import text
 
 from blackout import bots
 from blackout.service.accounts import Accounts
+from blackout.service.analyses import ANALYSIS_ITERATIONS, Analyses
 from blackout.service.bus import Bus, channel_for
 from blackout.service.errors import BadRequest
 from blackout.service.events import (
@@ -60,9 +62,11 @@ class Services:
     def __init__(self, db: Database, clock: Callable[[], datetime] = utc_now,
                  bot_think: float = DEFAULT_BOT_THINK, bot_iterations: int | None = None,
                  bot_pace: float = 0.0, grace: float = 30.0, takeover_bot: str | None = None,
-                 listen: bool = False) -> None:
+                 listen: bool = False, analysis_iterations: int = ANALYSIS_ITERATIONS) -> None:
         if not bot_think > 0:
             raise BadRequest("the bots' thinking time must be a positive number of seconds")
+        if not analysis_iterations > 0:
+            raise BadRequest("the analyses need a positive number of simulations a move")
         self.db = db
         self.clock = clock
         self.bus = Bus()
@@ -87,6 +91,7 @@ class Services:
         self.queries = Queries(self.store, grace)
         self.tables = Tables(self.store, self.queries, takeover)
         self.runner = Runner(self.store, budget)
+        self.analyses = Analyses(self.store, analysis_iterations)
 
     def mail_with(self, notifier: Any) -> None:
         """Write the mail ``notifier`` composes about each change (boards to the players
@@ -109,12 +114,13 @@ class Services:
     @classmethod
     def open(cls, url: str | None = None, clock: Callable[[], datetime] = utc_now,
              bot_think: float = DEFAULT_BOT_THINK, bot_iterations: int | None = None,
-             bot_pace: float = 0.0, grace: float = 30.0) -> Services:
+             bot_pace: float = 0.0, grace: float = 30.0,
+             analysis_iterations: int = ANALYSIS_ITERATIONS) -> Services:
         """The services on the database at ``url`` (None: the default SQLite file); on
         PostgreSQL a listener thread hears other processes' commits."""
         services = cls(Database(url), clock=clock, bot_think=bot_think,
                        bot_iterations=bot_iterations, bot_pace=bot_pace, grace=grace,
-                       listen=True)
+                       listen=True, analysis_iterations=analysis_iterations)
         # The composition root: whichever front makes a move at a mail game, its
         # players get the board by mail (the gateway or check-timeouts delivers it).
         from blackout.mail.notices import mail_notices
@@ -123,5 +129,6 @@ class Services:
         return services
 
     def close(self) -> None:
+        self.analyses.close()
         self.bus.close()
         self.db.dispose()

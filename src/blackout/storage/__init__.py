@@ -7,6 +7,7 @@ by the Alembic migrations in ``migrations/`` when a :class:`Database` is opened.
 from blackout.storage.database import DATABASE_ENV, Busy, Database, default_url
 from blackout.storage.models import (
     Account,
+    AnalysisRow,
     Base,
     EventRow,
     GameRow,
@@ -21,6 +22,7 @@ from blackout.storage.models import (
 __all__ = [
     "DATABASE_ENV",
     "Account",
+    "AnalysisRow",
     "Base",
     "Busy",
     "Database",

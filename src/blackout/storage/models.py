@@ -120,6 +120,19 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime)
 
 
+class AnalysisRow(Base):
+    """A finished game's post-game analysis (:func:`blackout.analysis.analyse`), worked
+    out once on request and kept: it costs seconds of search, and a finished game never
+    changes."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    iterations: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)  # JSON of Analysis.to_dict()
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
 class SessionRow(Base):
     """A login: only the SHA-256 of its random token is stored."""
 

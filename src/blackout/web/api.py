@@ -243,6 +243,15 @@ def record(board: Board, who: Who) -> dict[str, Any]:
     return who.services.queries.record(board, who.viewer())
 
 
+@router.get("/tables/{board}/analysis", tags=["tables"],
+            responses={202: {"description": "being worked out: ask again in a few seconds"}})
+def analysis(board: Board, services: Svc) -> JSONResponse:
+    found = services.analyses.get(board)
+    if found["status"] == "pending":
+        return JSONResponse(found, status_code=202, headers={"Retry-After": "2"})
+    return JSONResponse(found)
+
+
 # -- players -----------------------------------------------------------------------------
 
 

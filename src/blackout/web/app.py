@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from blackout import __version__
 from blackout.service import Services
+from blackout.service.analyses import ANALYSIS_ITERATIONS
 from blackout.service.services import DEFAULT_BOT_THINK
 from blackout.web import api, errors, live
 from blackout.web.live import Hub
@@ -30,6 +31,7 @@ STATIC = Path(__file__).parent / "static"
 PACE_ENV = "BLACKOUT_BOT_PACE"
 THINK_ENV = "BLACKOUT_BOT_THINK"
 GRACE_ENV = "BLACKOUT_GRACE"
+ANALYSIS_ENV = "BLACKOUT_ANALYSIS_ITERATIONS"
 
 
 # Seconds between looks at quiet watched boards for events the bus did not announce: on
@@ -119,7 +121,8 @@ def app_from_environment() -> FastAPI:
     services = Services.open(url=env("BLACKOUT_DATABASE_URL") or None,
                              bot_pace=float(env(PACE_ENV, "0.8")),
                              grace=float(env(GRACE_ENV, "30")),
-                             bot_think=float(think) if think else DEFAULT_BOT_THINK)
+                             bot_think=float(think) if think else DEFAULT_BOT_THINK,
+                             analysis_iterations=int(env(ANALYSIS_ENV) or ANALYSIS_ITERATIONS))
     app = create_app(services, close_services=True)
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

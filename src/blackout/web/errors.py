@@ -25,6 +25,7 @@ STATUS: list[tuple[type[errors.ServiceError], int, str]] = [
     (errors.Forbidden, 403, "forbidden"),
     (errors.NotFound, 404, "not_found"),
     (errors.Stale, 409, "stale"),
+    (errors.NotFinished, 409, "not_finished"),
     (errors.Illegal, 422, "illegal"),
     (errors.Locked, 429, "locked"),
     (errors.BadRequest, 400, "bad_request"),

@@ -1,12 +1,15 @@
 // One table: players and spectators alike.  The server's table state is drawn as it
 // arrives (over the WebSocket, or as the answer to our own move); events only say when
 // to linger, so a finished trick stays in view for a moment.
+import { analysisHtml } from "./analysis.js";
 import { api, escapeHtml, whoAmI } from "./api.js";
 import { cardBack, cardFace, cardName, parseCard, sortHand, suitIcon } from "./cards.js";
 import { LiveTable } from "./live.js";
 import { scoreSheet, standings, trumpText } from "./scoresheet.js";
 
 const TRICK_HOLD_MS = 1200; // how long a finished trick stays on the table
+const ANALYSIS_POLL_MS = 2000; // between asks while the server works out the analysis
+const ANALYSIS_PATIENCE_MS = 5 * 60 * 1000; // then stop asking and say so
 const OWN_MOVE_GRACE_MS = 250; // wait this long for the socket before drawing our own answer
 
 export function showTable(root, board) {
@@ -25,6 +28,7 @@ class TableScreen {
     this.lastTrick = null; // the last finished trick, for "last trick" across hands
     this.sending = false;
     this.variants = null;
+    this.review = null; // the post-game analysis: null, {status: "pending"|"failed"|"ready", ...}
     this.live = new LiveTable(board, (msg) => this.onMessage(msg), (s) => this.onLink(s));
   }
 
@@ -245,6 +249,7 @@ class TableScreen {
 
   command(name, element) {
     if (name === "hint") this.hint();
+    else if (name === "analyse") this.analyse();
     else if (name === "join") {
       const invite = new URLSearchParams(location.search).get("invite");
       const body = { seat: Number(element.dataset.seat) };
@@ -506,7 +511,47 @@ class TableScreen {
     const headline = t.status === "forfeited" ? `<p class="help">The game ended early (forfeited).</p>` : "";
     return `<section class="game-over" aria-label="final standings">${headline}
       ${standings(result.scores, result.winners ?? [], displayNames(v), tiebreak, isTeams(t))}
-      <h3>Score sheet</h3>${this.sheetHtml()}<p><a class="button" href="/">Back to the lobby</a></p></section>`;
+      <h3>Score sheet</h3>${this.sheetHtml()}
+      ${t.status === "over" ? this.reviewHtml() : ""}
+      <p><a class="button" href="/">Back to the lobby</a></p></section>`;
+  }
+
+  reviewHtml() {
+    const r = this.review;
+    let body;
+    if (r?.status === "ready") {
+      body = analysisHtml(r, r.players.map((p) => displayName(p.player)));
+    } else if (r?.status === "pending") {
+      body = `<p class="help pending" role="status">The expert is going over every bid and card
+        of the game… this takes a few seconds, up to a minute for a long game.</p>`;
+    } else {
+      const failed = r?.status === "failed"
+        ? `<p class="error" role="alert">${escapeHtml(r.message)}</p>` : "";
+      body = `${failed}<p class="help">The expert goes over every bid and card of the game and
+        says how many points each one cost, and how lucky everyone's cards were.</p>
+        <p><button type="button" data-command="analyse">Analyse the game</button></p>`;
+    }
+    return `<section class="review" aria-label="post-game analysis"><h3>Review</h3>${body}</section>`;
+  }
+
+  /** Ask for the analysis and keep asking while the server works it out. */
+  async analyse() {
+    if (this.review?.status === "pending") return;
+    this.review = { status: "pending" };
+    this.safeDraw();
+    try {
+      const giveUpAt = Date.now() + ANALYSIS_PATIENCE_MS;
+      let answer = await api("GET", `/api/tables/${this.board}/analysis`);
+      while (answer.status === "pending" && Date.now() < giveUpAt) {
+        await new Promise((r) => setTimeout(r, ANALYSIS_POLL_MS));
+        answer = await api("GET", `/api/tables/${this.board}/analysis`);
+      }
+      this.review = answer.status === "ready" ? answer : { status: "failed",
+        message: "The analysis is taking longer than it should; please try again in a few minutes." };
+    } catch (err) {
+      this.review = { status: "failed", message: err.message };
+    }
+    this.safeDraw();
   }
 
   sheetHtml() {
