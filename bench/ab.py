@@ -34,7 +34,7 @@ those options, e.g. ``expert:others=policy,their_exploration=1``), or
 of ``blackout.bots.expert``, the way the play-out changes in RESULTS.md were tried), or
 ``module:NAME:KEY=VALUE,...``, that bot with those options.
 Two processes on disjoint deal ranges use both cores; the per-deal lines they print
-(JSON) can be pooled.
+(JSON: the deal's margin, and its margin in each hand of the game) can be pooled.
 
 ``--timing`` also reports the CPU time a decision took the variant and the field, over
 all their decisions and over those with more than one legal action (the others return
@@ -141,8 +141,10 @@ class CpuTimes:
 
 def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
          budget: dict[str, Any], deal: int, field: str = "expert",
-         times: CpuTimes | None = None) -> tuple[float, list[bool], list[bool]]:
-    """One game; the variant's margin per hand and the exact bids of both sides."""
+         times: CpuTimes | None = None
+         ) -> tuple[float, list[float], list[bool], list[bool]]:
+    """One game; the variant's margin per hand, its margin in each hand, and the exact
+    bids of both sides."""
     game = blackout.Game.new(rules, [f"p{s}" for s in range(PLAYERS)], seed=game_seed)
     players = [make_bot(variant if s == lone else field, 10 * deal + s, budget)
                for s in range(PLAYERS)]
@@ -164,7 +166,9 @@ def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
     scores = game.scores
     others = statistics.fmean(scores[s] for s in range(PLAYERS) if s != lone)
     hands = game.hands_played
-    return ((scores[lone] - others) / len(hands),
+    each = [h.points[lone] - statistics.fmean(h.points[s] for s in range(PLAYERS) if s != lone)
+            for h in hands]
+    return ((scores[lone] - others) / len(hands), each,
             [h.made[lone] for h in hands],
             [h.made[s] for h in hands for s in range(PLAYERS) if s != lone])
 
@@ -192,14 +196,20 @@ def main() -> int:
     for deal in range(*args.deals):
         game_seed = random.Random(f"ab:{deal}").getrandbits(62)
         per_seat = []
+        per_hand: list[list[float]] = []
         for lone in range(PLAYERS):
-            margin, mine, theirs = play(rules, game_seed, lone, args.variant,
-                                        budget, deal, args.field, times)
+            margin, each, mine, theirs = play(rules, game_seed, lone, args.variant,
+                                              budget, deal, args.field, times)
             per_seat.append(margin)
+            per_hand.append(each)
             made["variant"] += mine
             made["expert"] += theirs
         margins.append(statistics.fmean(per_seat))
-        print(json.dumps({"deal": deal, "margin": margins[-1]}), flush=True)
+        # The margin in each hand of the game (mean over the seats), where the games
+        # have the same number of hands.
+        hands = ([round(statistics.fmean(h), 3) for h in zip(*per_hand, strict=True)]
+                 if len({len(each) for each in per_hand}) == 1 else None)
+        print(json.dumps({"deal": deal, "margin": margins[-1], "hands": hands}), flush=True)
     interval = mean_interval(margins)
     game = args.preset or f"{args.cards} cards"
     print(f"{args.variant} vs {args.field}, {game}, deals {args.deals[0]}-"

@@ -51,3 +51,9 @@ def test_a_finished_game_is_reviewed_with_one_click(server: str, browser: Browse
     page.screenshot(path=OUT / "review-desktop.png", full_page=True, animations="disabled")
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=OUT / "review-phone.png", full_page=True, animations="disabled")
+
+    # The lobby lists the finished game among mine, to review.
+    page.goto(server + "/")
+    review = page.locator(f'.tables a.button[href="/tables/{board}"]')
+    review.wait_for()
+    assert review.inner_text() == "Review"

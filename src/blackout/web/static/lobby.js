@@ -259,7 +259,8 @@ async function listTables(panel, me, say) {
   const mine = new Set((lists.mine ?? []).map((t) => t.board));
   panel.innerHTML = `<h2>Tables</h2>` +
     (me ? section("Your tables", (lists.mine ?? []).map((t) =>
-      tableRow(t, `<a class="button" href="/tables/${t.board}">Open</a>`)), "None yet.") : "") +
+      tableRow(t, `<a class="button" href="/tables/${t.board}">${
+        t.status === "over" ? "Review" : "Open"}</a>`)), "None yet.") : "") +
     section("Open to join", (lists.open ?? []).filter((t) => !mine.has(t.board)).map((t) =>
       tableRow(t, me ? `<button type="button" data-join="${t.board}">Join</button>`
         : `<a class="button" href="/?next=/tables/${t.board}">Sign in to join</a>`)),
