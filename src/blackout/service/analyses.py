@@ -60,8 +60,7 @@ class Analyses:
     def __init__(self, store: Store, iterations: int = ANALYSIS_ITERATIONS) -> None:
         self.store = store
         self.iterations = iterations
-        # Reentrant: a callback added to work already done runs at once, in get().
-        self._lock = threading.RLock()
+        self._lock = threading.Lock()  # get() in request threads, callbacks in the pool's
         self._running: dict[int, float] = {}  # board -> when its work started (monotonic)
         self._failed: set[int] = set()
         self._pool: Pool | None = None
@@ -86,11 +85,13 @@ class Analyses:
                 raise NotFinished("This game could not be analysed; the server's log says why")
             started = self._running.get(board)
             if started is None or time.monotonic() - started > LOST_AFTER:
-                self._running[board] = time.monotonic()
                 self._workers().apply_async(
                     _worked_out, (b.game.record(), self.iterations),
                     callback=partial(self._keep, board),
                     error_callback=partial(self._give_up, board))
+                # Marked only once handed out; work done before this line is stored
+                # already, and found above by the next request.
+                self._running[board] = time.monotonic()
         return {"status": "pending", "board": board}
 
     def _workers(self) -> Pool:
