@@ -12,6 +12,8 @@ import math
 import os
 from typing import Any
 
+from _habits import watch_with
+
 from blackout.bots import expert, inference
 from blackout.bots.inference import BidModel, Habits, HandEvidence, Models, _solve
 from blackout.bots.tree import Fits, PlayEvidence
@@ -62,20 +64,13 @@ class BidHabits(Habits):
         return refit.sharpened(max(residual, _LEAST_SPREAD) / deviation)
 
     def _table_is_followed(self, seat: int) -> bool:
-        return (seat in self._table_loss and self._table_play(seat) is not None)
-
-
-class _BidWatch(expert._Watch):
-    @staticmethod
-    def _new_habits() -> Habits | None:
-        models = inference.Models.shipped()
-        return None if models is None else BidHabits(models)
+        return self._table_play(seat) is not None
 
 
 class ExpertBot(expert.ExpertBot):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._watch = _BidWatch()
+        self._watch = watch_with(BidHabits)
 
     def _evidence(self, view: View, models: tuple[int, ...]
                   ) -> tuple[Fits | None, PlayEvidence | None, int]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from blackout.bots import expert, inference
+from _habits import watch_with
+
+from blackout.bots import expert
 from blackout.bots.inference import Habits, PlayModel
 
 __all__ = ["ExpertBot"]
@@ -17,14 +19,7 @@ class SeatHabits(Habits):
         return None
 
 
-class _SeatWatch(expert._Watch):
-    @staticmethod
-    def _new_habits() -> Habits | None:
-        models = inference.Models.shipped()
-        return None if models is None else SeatHabits(models)
-
-
 class ExpertBot(expert.ExpertBot):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._watch = _SeatWatch()
+        self._watch = watch_with(SeatHabits)
