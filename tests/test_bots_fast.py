@@ -10,6 +10,7 @@ import collections
 import os
 import random
 import statistics
+import unittest.mock
 from collections.abc import Iterator
 
 import pytest
@@ -160,10 +161,11 @@ def test_c_bid_estimates_equal_python(rng: random.Random, players: int, leads_fi
     deck = rng.sample(range(52), 52)
     hand = sum(1 << c for c in deck[:cards])
     unseen = sum(1 << c for c in deck[cards:cards + rng.randint(0, 51 - cards)])
-    table = basic._Table(hand, unseen, cards, players, leads_first)
-    expected = basic.tricks_distribution(basic._chances(table, trump))
-    got = fast.bid_distribution(hand, unseen, cards, players, leads_first,
-                                -1 if trump is None else int(trump))
+    suit = -1 if trump is None else int(trump)
+    with unittest.mock.patch.object(basic, "_fast", None):  # the pure-Python path
+        expected = basic.hand_distribution(hand, unseen, cards, players, leads_first, suit)
+    got = fast.bid_distribution(hand, unseen, cards, players, leads_first, suit)
+    assert got == basic.hand_distribution(hand, unseen, cards, players, leads_first, suit)
     # To the bit on CPython 3.11; later versions add floats up with compensation.
     assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
 

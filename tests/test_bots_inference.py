@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from blackout import Game, bots, variant
+from blackout.bots import basic
 from blackout.bots.expert import PREDICTED_RIVALRY, ExpertBot
 from blackout.bots.inference import (
     ANY_BID,
@@ -329,14 +330,49 @@ def test_the_tactic_features_name_the_lead_of_a_winner_or_of_a_loser() -> None:
 def test_the_shipped_models_name_their_features() -> None:
     models = _models()
     assert len(models.bid.coefficients) == len(BID_FEATURES)
-    # A hand's own estimate of its tricks says more than anything else about its bid.
-    assert models.bid.coefficients[BID_FEATURES.index("estimate")] > 0.3
+    # A hand's own count of its tricks says more than anything else about its bid: the
+    # careful count most, the quick estimate beside it.
+    coefficient = dict(zip(BID_FEATURES, models.bid.coefficients, strict=True))
+    assert coefficient["hand_tricks"] > 0.3
+    assert coefficient["hand_tricks"] + coefficient["estimate"] > 0.7
+
+
+def test_the_careful_count_is_the_basic_bots_own_from_either_side_of_the_table() -> None:
+    # The bidder's hand_tricks is the mean of the trick distribution the basic bot bids
+    # by, whether the bidder is asked (training) or another seat judges a hand for it
+    # later, knowing only the turned-up card, who leads and the cards it played.
+    models = _models()
+    column = BID_FEATURES.index("hand_tricks")
+    player = bots.create("basic")
+    checked = 0
+    for seed, preset in itertools.product(range(4), ("standard", "pbmserv", "nullo")):
+        game = Game.new(variant(preset, schedule=[7], blind_first_hand=False),
+                        ["a", "b", "c", "d"], seed=seed)
+        counted = {}  # seat -> the mean of its trick distribution as it bid
+        while not (view := game.view(game.to_move)).tricks:  # to the end of a trick
+            if view.phase == "bid":
+                own = basic.bid_distribution(view, view.trump, view.hand, view.own_seat)
+                counted[view.own_seat] = sum(t * q for t, q in enumerate(own))
+            game.apply(player.choose(view))
+        evidence = HandEvidence(view, _others(view), models)
+        for seat in evidence.bids:
+            row = evidence.bid_row(seat, game.hands[seat])
+            assert row[column] == pytest.approx(counted[seat])
+            checked += 1
+    assert checked == 36
 
 
 def test_training_data_is_reproducible_from_the_seed() -> None:
     bids, plays = train_inference.play_hand(0, 5, 2)
     assert (bids, plays) == train_inference.play_hand(0, 5, 2)
     assert plays
+
+
+def test_training_on_bids_alone_stops_at_the_first_card_with_the_same_bids() -> None:
+    for index in range(3):
+        bids, plays = train_inference.play_hand(index, 5, 2, bids_only=True)
+        full, _ = train_inference.play_hand(index, 5, 2)
+        assert plays == [] and bids == full[:len(bids)]
 
 
 def test_the_expert_asks_the_models_only_when_it_uses_them() -> None:
@@ -375,7 +411,8 @@ class _ModelPlayer:
             order = view.bidding_order
             position = order.index(view.own_seat)
             row = bid_features(view.hand, evidence.trump, view.players_count,
-                               position == 0, position == len(order) - 1, view.rules)
+                               position == 0, position == len(order) - 1, view.rules,
+                               view.own_seat == evidence.leader, evidence.seen)
             wanted = self.models.bid.mean(row) + self.offset
             return min((a for a in view.legal_actions if isinstance(a, Bid)),
                        key=lambda a: abs(a.tricks - wanted))

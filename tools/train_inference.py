@@ -23,6 +23,10 @@ from::
     nice -n 15 .venv/bin/python tools/train_inference.py --hands 2000 --seed 1 \\
         --out src/blackout/bots/inference.json
 
+``--bids-only`` plays only the bidding of each hand (a few times faster) and replaces the
+bid model of ``--out``, keeping its play model; the shipped bid model was refitted so
+(bench/RESULTS.md, "Twenty-eighth session").
+
 numpy and scipy are needed here only (``pip install -e '.[train]'``), not at run time.
 """
 
@@ -48,6 +52,7 @@ from blackout.bots.inference import (
     tricks_wanted,
 )
 from blackout.core.actions import Bid, Play
+from blackout.core.procedure import first_leader
 from blackout.core.rules import Rules
 
 PRESETS = ("standard", "pbmserv", "nullo", "potomac", "partnership")
@@ -80,10 +85,10 @@ def _rules_and_players(rng: random.Random) -> tuple[Rules, int]:
     return rules, players
 
 
-def play_hand(index: int, seed: int, iterations: int
+def play_hand(index: int, seed: int, iterations: int, bids_only: bool = False
               ) -> tuple[list[BidRow], list[PlayRecord]]:
     """One self-play hand: its bids, as the bid model reads them, and its choices of a
-    card among two or more."""
+    card among two or more (none with ``bids_only``: the hand stops at its first card)."""
     rng = random.Random(f"train-inference:{seed}:{index}")
     rules, players = _rules_and_players(rng)
     game = Game.new(rules, [f"p{s}" for s in range(players)], seed=rng.getrandbits(32))
@@ -97,12 +102,16 @@ def play_hand(index: int, seed: int, iterations: int
         view = game.view(seat)
         action = seats[seat].choose(view)
         assert action is not None  # a bot always answers the seat to move
+        if bids_only and isinstance(action, Play):
+            break
         if isinstance(action, Bid) and bid_is_telling(view) and view.trump_decided:
             order = view.bidding_order
             trump = -1 if view.trump is None else int(view.trump)
             position = order.index(seat)
+            leader = first_leader(rules, view.dealer, order, players)
+            turned = 0 if view.turn_up is None else 1 << view.turn_up
             row = bid_features(view.hand, trump, players, position == 0,
-                               position == len(order) - 1, rules)
+                               position == len(order) - 1, rules, seat == leader, turned)
             bids.append((row, action.tricks, view.cards_dealt))
         elif isinstance(action, Play):
             trump = -1 if view.trump is None else int(view.trump)
@@ -116,7 +125,7 @@ def play_hand(index: int, seed: int, iterations: int
     return bids, plays
 
 
-def _play_hand(job: tuple[int, int, int]) -> tuple[list[BidRow], list[PlayRecord]]:
+def _play_hand(job: tuple[int, int, int, bool]) -> tuple[list[BidRow], list[PlayRecord]]:
     return play_hand(*job)
 
 
@@ -244,13 +253,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", help="write the models here (default: print them)")
     parser.add_argument("--data", help="keep the self-play records in this JSON file: "
                         "read them from it if it exists (to refit without replaying)")
+    parser.add_argument("--bids-only", action="store_true",
+                        help="play only the bidding of each hand and refit the bid model "
+                        "alone: the play model is kept from --out")
     args = parser.parse_args(argv)
+    if args.bids_only and not (args.out and os.path.exists(args.out)):
+        parser.error("--bids-only keeps the play model of --out, which must exist")
     started = time.monotonic()
     if args.data and os.path.exists(args.data):
         with open(args.data) as records:
             hands = json.load(records)
     else:
-        jobs = [(index, args.seed, args.iterations) for index in range(args.hands)]
+        jobs = [(index, args.seed, args.iterations, args.bids_only)
+                for index in range(args.hands)]
         with Pool(args.processes) as pool:
             hands = pool.map(_play_hand, jobs, chunksize=8)
         if args.data:
@@ -258,14 +273,21 @@ def main(argv: list[str] | None = None) -> int:
                 json.dump(hands, records)
     train = [hand for index, hand in enumerate(hands) if index % 5]
     test = [hand for index, hand in enumerate(hands) if index % 5 == 0]
-    models: dict[str, Any] = {
-        "bid": fit_bids([b for bids, _ in train for b in bids],
-                        [b for bids, _ in test for b in bids]),
-        "play": fit_plays([p for _, plays in train for p in plays],
-                          [p for _, plays in test for p in plays]),
-        "trained_on": {"hands": args.hands, "seed": args.seed, "iterations": args.iterations},
-        "seconds": round(time.monotonic() - started),
-    }
+    trained_on = {"hands": args.hands, "seed": args.seed, "iterations": args.iterations}
+    bid = fit_bids([b for bids, _ in train for b in bids], [b for bids, _ in test for b in bids])
+    if args.bids_only:
+        with open(args.out) as kept:
+            models: dict[str, Any] = json.load(kept)
+        models["bid"] = {**bid, "trained_on": trained_on,
+                         "seconds": round(time.monotonic() - started)}
+    else:
+        models = {
+            "bid": bid,
+            "play": fit_plays([p for _, plays in train for p in plays],
+                              [p for _, plays in test for p in plays]),
+            "trained_on": trained_on,
+            "seconds": round(time.monotonic() - started),
+        }
     text = json.dumps(models, indent=1)
     if args.out:
         with open(args.out, "w") as out:

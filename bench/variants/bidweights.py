@@ -79,7 +79,7 @@ class ExpertBot(expert.ExpertBot):
         learnt = plays if isinstance(plays, HandEvidence) else getattr(fits, "learnt", None)
         if isinstance(habits, BidHabits) and isinstance(learnt, HandEvidence):
             table = inference.bid_features(0, learnt.trump, view.players_count, False, False,
-                                           view.rules)
+                                           view.rules, False, learnt.seen)
             table[inference.BID_FEATURES.index("cards")] = view.cards_dealt / 13
             for seat, (played, bid, _, first, last) in list(learnt.bids.items()):
                 model = habits.bid_model(seat)

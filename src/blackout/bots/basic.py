@@ -46,7 +46,10 @@ from blackout.core.rules import Rules
 from blackout.core.scoring import player_points
 from blackout.core.view import View
 
-__all__ = ["BasicBot", "bid_distribution", "bid_for", "trick_chances", "tricks_distribution"]
+__all__ = [
+    "BasicBot", "bid_distribution", "bid_for", "hand_distribution", "trick_chances",
+    "tricks_distribution",
+]
 
 #: Chance a high card survives each higher card it must duck under with a guard.
 GUARD_SURVIVAL = 0.55
@@ -279,15 +282,23 @@ def bid_for(view: View, seat: int, hand: int, trump: Suit | None, others: int) -
 
 
 def bid_distribution(view: View, trump: Suit | None, hand: int, seat: int) -> list[float]:
-    """``tricks_distribution(trick_chances(view, trump, hand, seat))``, from the C
-    accelerator when it is built (the same numbers, see tests/test_bots_fast.py): a
-    search player asks for it thousands of times a decision (:func:`bid_for`), and the
-    bot's own bid takes it from here too, so the two always agree."""
+    """``tricks_distribution(trick_chances(view, trump, hand, seat))``: a search player
+    asks for it thousands of times a decision (:func:`bid_for`), and the bot's own bid
+    takes it from here too, so the two always agree."""
+    return hand_distribution(hand, _unseen_at_bid(view, hand, seat), view.cards_dealt,
+                             view.players_count, _first_leader(view) == seat,
+                             -1 if trump is None else int(trump))
+
+
+def hand_distribution(hand: int, unseen: int, cards: int, players: int, leads_first: bool,
+                      trump: int) -> list[float]:
+    """The chances of taking 0..``cards`` tricks with ``hand`` (``trump`` a suit number,
+    -1 for no trump) for a bidder who had not seen ``unseen``, from the C accelerator when
+    it is built (the same numbers, see tests/test_bots_fast.py)."""
     if _fast is None:
-        return tricks_distribution(_chances(_Table.at_bid(view, hand, seat), trump))
-    return _fast.bid_distribution(hand, _unseen_at_bid(view, hand, seat), view.cards_dealt,
-                                  view.players_count, _first_leader(view) == seat,
-                                  -1 if trump is None else int(trump))
+        table = _Table(hand, unseen, cards, players, leads_first)
+        return tricks_distribution(_chances(table, None if trump < 0 else Suit(trump)))
+    return _fast.bid_distribution(hand, unseen, cards, players, leads_first, trump)
 
 
 def _best_bid(view: View, dist: list[float], declarer: bool,

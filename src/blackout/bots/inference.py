@@ -1,7 +1,8 @@
 """What the others' bids and cards say about their hidden hands: two learnt models.
 
 * :class:`BidModel`: a player's bid is a normal around a line in features of the hand it
-  was dealt (the search's own estimate of its tricks, trump length and honours, plain
+  was dealt (the search's quick estimate of its tricks and a careful card-by-card count,
+  the one the basic bot bids by, trump length and honours, plain
   aces, kings and queens, voids and singletons beside a trump, first or last to bid, the
   hand size and the kind of scoring), rounded to whole tricks and censored at 0 and at
   the hand size; its spread depends on the hand size and the scoring (the search
@@ -49,9 +50,11 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from blackout.bots.basic import hand_distribution
 from blackout.bots.playout import PLAY_FEATURES, TACTIC_FEATURES, estimate_tricks, play_features
 from blackout.core.actions import Bid, Board, Nil
 from blackout.core.cards import SUIT_MASKS
+from blackout.core.procedure import first_leader
 from blackout.core.rules import Rules
 from blackout.core.view import View
 
@@ -85,9 +88,9 @@ __all__ = [
 #: The scorings with a term of their own in the bid model (``ten_plus_bid`` is the base).
 SCORINGS = ("five_plus_cards", "nullo", "tricks_plus_ten", "partnership")
 BID_FEATURES = (
-    "bias", "estimate", "trumps", "trump_ace", "trump_king", "trump_queen", "trump_jack",
-    "aces", "kings", "queens", "voids_beside_trump", "singletons_beside_trump", "last",
-    "first", "cards", *SCORINGS,
+    "bias", "estimate", "hand_tricks", "trumps", "trump_ace", "trump_king", "trump_queen",
+    "trump_jack", "aces", "kings", "queens", "voids_beside_trump", "singletons_beside_trump",
+    "last", "first", "cards", *SCORINGS,
 )
 #: The bid's spread is the exponential of a line in these of :data:`BID_FEATURES` (how
 #: closely players bid depends on the hand size and the scoring).
@@ -120,9 +123,17 @@ def bid_is_telling(view: View) -> bool:
 
 
 def bid_features(hand: int, trump: int, players: int, first: bool, last: bool,
-                 rules: Rules) -> list[float]:
+                 rules: Rules, leads: bool, seen: int) -> list[float]:
     """The features (in :data:`BID_FEATURES` order) of a dealt hand (all its cards) for
-    its bid; ``trump`` is a suit number or -1 for no trump."""
+    its bid; ``trump`` is a suit number or -1 for no trump, ``leads`` whether the bidder
+    leads the first trick, ``seen`` the cards it saw besides its own (the turned-up
+    card).  ``hand_tricks`` is the mean of :func:`~blackout.bots.basic.hand_distribution`:
+    a careful count predicts a strong player's bids better than the quick estimate alone
+    (bench/RESULTS.md, "Twenty-eighth session")."""
+    cards = hand.bit_count()
+    unseen = ((1 << 52) - 1) & ~hand & ~seen
+    chances = hand_distribution(hand, unseen, cards, players, leads, trump)
+    hand_tricks = sum(t * q for t, q in enumerate(chances))
     trumps = hand >> (13 * trump) & _SUIT if trump >= 0 else 0
     aces = kings = queens = voids = singletons = 0
     for suit in range(4):
@@ -137,10 +148,10 @@ def bid_features(hand: int, trump: int, players: int, first: bool, last: bool,
         singletons += length == 1
     beside_trump = trumps != 0
     return [
-        1.0, estimate_tricks(hand, trump, players), trumps.bit_count(), trumps >> 12 & 1,
-        trumps >> 11 & 1, trumps >> 10 & 1, trumps >> 9 & 1, aces, kings, queens,
-        voids * beside_trump, singletons * beside_trump, float(last), float(first),
-        hand.bit_count() / 13, *(float(rules.scoring == s) for s in SCORINGS),
+        1.0, estimate_tricks(hand, trump, players), hand_tricks, trumps.bit_count(),
+        trumps >> 12 & 1, trumps >> 11 & 1, trumps >> 10 & 1, trumps >> 9 & 1, aces, kings,
+        queens, voids * beside_trump, singletons * beside_trump, float(last), float(first),
+        cards / 13, *(float(rules.scoring == s) for s in SCORINGS),
     ]
 
 
@@ -636,9 +647,12 @@ class HandEvidence:
         order = view.bidding_order
         # seat -> (its cards played, its bid, the best chance of that bid, first, last)
         self.bids: dict[int, tuple[int, int, float, bool, bool]] = {}
+        self.leader = first_leader(view.rules, view.dealer, order, view.players_count)
+        self.seen = _turned_up(view)
         if bid_is_telling(view) and view.trump_decided:
             # The spread depends only on the hand size and the scoring, as here.
-            table = bid_features(0, trump, view.players_count, False, False, view.rules)
+            table = bid_features(0, trump, view.players_count, False, False, view.rules,
+                                 False, self.seen)
             table[BID_FEATURES.index("cards")] = view.cards_dealt / 13
             for position, seat in enumerate(order):
                 bid = view.bids[seat]
@@ -690,7 +704,7 @@ class HandEvidence:
         unplayed cards."""
         played, _, _, first, last = self.bids[seat]
         return bid_features(hand | played, self.trump, self.players, first, last,
-                            self.rules)
+                            self.rules, seat == self.leader, self.seen)
 
     def choices(self, hands: Sequence[int]
                 ) -> Iterator[tuple[int, int, list[int], list[list[float]]]]:
