@@ -1,0 +1,103 @@
+"""How well a bid model names OpenSpiel ISMCTS's bids (an opponent we did not write).
+
+``generate``: four fair ISMCTS seats (8 redealt roots, 2000 simulations a decision, the
+settings of ``bench/bots.py``) bid OpenSpiel ``oh_hell`` deals of ``--cards`` cards; one
+JSON line a bid, with the bid features of the bidder's hand as
+:func:`~blackout.bots.inference.bid_features` gives them now.  ``score``: the mean log
+chance each model file (an ``inference.json``) gives those bids, as the search uses it
+(the spread times ``--scales``, mixed with :data:`~blackout.bots.inference.ANY_BID`); a
+model of the features before ``hand_tricks`` is read without that column::
+
+    .venv/bin/python bench/ismcts_bids.py generate --cards 7 --deals 400 > ism7.jsonl
+    .venv/bin/python bench/ismcts_bids.py score ism7.jsonl OLD.json src/blackout/bots/inference.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+
+from blackout import Game
+from blackout.bots.inference import ANY_BID, BID_FEATURES, bid_features, rounded_normal_chance
+from blackout.core.actions import Bid
+from blackout.core.procedure import first_leader
+
+
+def generate(cards: int, deals: int, seed: int) -> None:
+    import pyspiel
+
+    from ab import oh_hell_rules  # bench/ is on the path when run as a script
+    from bots import ISMCTS, PLAYERS, deal_openspiel, mirror_deal, os_action_to_ours
+
+    os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": cards})
+    for index in range(deals):
+        state = deal_openspiel(os_game, random.Random(seed * 100003 + index))
+        game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)],
+                        deals=[mirror_deal(state, cards)])
+        bots = {s: ISMCTS(index * 10 + s, 0.0, uct_c=5.0, final_policy="MAX_VISIT_COUNT",
+                          rollouts=1, simulations=2000, redeals=8) for s in range(PLAYERS)}
+        while (view := game.view(state.current_player())).phase == "bid":
+            seat = view.own_seat
+            move = bots[seat].step(os_game, state, view)
+            action = os_action_to_ours(move)
+            assert isinstance(action, Bid)
+            order = view.bidding_order
+            position = order.index(seat)
+            leads = seat == first_leader(view.rules, view.dealer, order, PLAYERS)
+            seen = 0 if view.turn_up is None else 1 << view.turn_up
+            row = bid_features(view.hand, -1 if view.trump is None else int(view.trump),
+                               PLAYERS, position == 0, position == len(order) - 1,
+                               view.rules, leads, seen)
+            print(json.dumps({"deal": index, "row": row, "bid": action.tricks,
+                              "cards": cards}), flush=True)
+            state.apply_action(move)
+            game.apply(action)
+
+
+def score(bids_file: str, models: list[str], scales: list[float]) -> None:
+    with open(bids_file) as lines:
+        bids = [json.loads(line) for line in lines]
+    print(f"{len(bids)} bids; mean log loss a bid at spread x " + ", ".join(map(str, scales)))
+    for path in models:
+        with open(path) as model:
+            data = json.load(model)["bid"]
+        columns = [BID_FEATURES.index(name) for name in data["features"]]
+        spread_columns = [data["features"].index(name) for name in data["spread_features"]]
+        losses = []
+        for scale in scales:
+            total = 0.0
+            for bid in bids:
+                row = [bid["row"][c] for c in columns]
+                mean = sum(w * x for w, x in zip(data["coefficients"], row, strict=True))
+                spread = math.exp(sum(w * row[c] for w, c in
+                                      zip(data["spread"], spread_columns, strict=True)))
+                chance = rounded_normal_chance(bid["bid"], mean, scale * spread, bid["cards"])
+                total -= math.log(ANY_BID + (1 - ANY_BID) * chance)
+            losses.append(total / len(bids))
+        print(path, " ".join(f"{loss:.3f}" for loss in losses))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("generate")
+    make.add_argument("--cards", type=int, default=7)
+    make.add_argument("--deals", type=int, default=400)
+    make.add_argument("--seed", type=int, default=91)
+    judge = commands.add_parser("score")
+    judge.add_argument("bids")
+    judge.add_argument("models", nargs="+")
+    judge.add_argument("--scales", type=float, nargs="+", default=[0.6, 0.7, 0.8, 0.9, 1.0])
+    args = parser.parse_args()
+    if args.command == "generate":
+        generate(args.cards, args.deals, args.seed)
+    else:
+        score(args.bids, args.models, args.scales)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
