@@ -3,7 +3,7 @@
 ``generate``: four fair ISMCTS seats (8 redealt roots, 2000 simulations a decision, the
 settings of ``bench/bots.py``) bid OpenSpiel ``oh_hell`` deals of ``--cards`` cards; one
 JSON line a bid, with the bid features of the bidder's hand as
-:func:`~blackout.bots.inference.bid_features` gives them now.  ``score``: the mean log
+:func:`~blackout.bots.inference.view_bid_features` gives them now.  ``score``: the mean log
 chance each model file (an ``inference.json``) gives those bids, as the search uses it
 (the spread times ``--scales``, mixed with :data:`~blackout.bots.inference.ANY_BID`); a
 model of the features before ``hand_tricks`` is read without that column::
@@ -21,9 +21,13 @@ import random
 import sys
 
 from blackout import Game
-from blackout.bots.inference import ANY_BID, BID_FEATURES, bid_features, rounded_normal_chance
+from blackout.bots.inference import (
+    ANY_BID,
+    BID_FEATURES,
+    rounded_normal_chance,
+    view_bid_features,
+)
 from blackout.core.actions import Bid
-from blackout.core.procedure import first_leader
 
 
 def generate(cards: int, deals: int, seed: int) -> None:
@@ -44,13 +48,7 @@ def generate(cards: int, deals: int, seed: int) -> None:
             move = bots[seat].step(os_game, state, view)
             action = os_action_to_ours(move)
             assert isinstance(action, Bid)
-            order = view.bidding_order
-            position = order.index(seat)
-            leads = seat == first_leader(view.rules, view.dealer, order, PLAYERS)
-            seen = 0 if view.turn_up is None else 1 << view.turn_up
-            row = bid_features(view.hand, -1 if view.trump is None else int(view.trump),
-                               PLAYERS, position == 0, position == len(order) - 1,
-                               view.rules, leads, seen)
+            row = view_bid_features(view, seat, view.hand)
             print(json.dumps({"deal": index, "row": row, "bid": action.tricks,
                               "cards": cards}), flush=True)
             state.apply_action(move)

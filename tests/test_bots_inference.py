@@ -30,12 +30,12 @@ from blackout.bots.inference import (
     HandEvidence,
     Models,
     PlayModel,
-    bid_features,
     bid_is_telling,
     fit_play_weights,
     log_softmax,
     play_features,
     rounded_normal_chance,
+    view_bid_features,
     view_play_features,
 )
 from blackout.bots.playout import HABIT, POLICY, seat_weights
@@ -410,12 +410,7 @@ class _ModelPlayer:
 
     def choose(self, view: View) -> Action:
         if view.phase == "bid":
-            evidence = HandEvidence(view, [], self.models)
-            order = view.bidding_order
-            position = order.index(view.own_seat)
-            row = bid_features(view.hand, evidence.trump, view.players_count,
-                               position == 0, position == len(order) - 1, view.rules,
-                               view.own_seat == evidence.leader, evidence.seen)
+            row = view_bid_features(view, view.own_seat, view.hand)
             wanted = self.models.bid.mean(row) + self.offset
             return min((a for a in view.legal_actions if isinstance(a, Bid)),
                        key=lambda a: abs(a.tricks - wanted))

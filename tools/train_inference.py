@@ -46,13 +46,12 @@ from blackout.bots.inference import (
     BID_FEATURES,
     PLAY_FEATURES,
     SPREAD_FEATURES,
-    bid_features,
     bid_is_telling,
     play_features,
     tricks_wanted,
+    view_bid_features,
 )
 from blackout.core.actions import Bid, Play
-from blackout.core.procedure import first_leader
 from blackout.core.rules import Rules
 
 PRESETS = ("standard", "pbmserv", "nullo", "potomac", "partnership")
@@ -105,14 +104,8 @@ def play_hand(index: int, seed: int, iterations: int, bids_only: bool = False
         if bids_only and isinstance(action, Play):
             break
         if isinstance(action, Bid) and bid_is_telling(view) and view.trump_decided:
-            order = view.bidding_order
-            trump = -1 if view.trump is None else int(view.trump)
-            position = order.index(seat)
-            leader = first_leader(rules, view.dealer, order, players)
-            turned = 0 if view.turn_up is None else 1 << view.turn_up
-            row = bid_features(view.hand, trump, players, position == 0,
-                               position == len(order) - 1, rules, seat == leader, turned)
-            bids.append((row, action.tricks, view.cards_dealt))
+            bids.append((view_bid_features(view, seat, view.hand), action.tricks,
+                         view.cards_dealt))
         elif isinstance(action, Play):
             trump = -1 if view.trump is None else int(view.trump)
             wanted = tricks_wanted(view.bids[seat], view.cards_dealt) or 0

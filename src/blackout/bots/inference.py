@@ -53,7 +53,7 @@ from importlib import resources
 from blackout.bots.basic import hand_distribution
 from blackout.bots.playout import PLAY_FEATURES, TACTIC_FEATURES, estimate_tricks, play_features
 from blackout.core.actions import Bid, Board, Nil
-from blackout.core.cards import SUIT_MASKS
+from blackout.core.cards import FULL_DECK, SUIT_MASKS
 from blackout.core.procedure import first_leader
 from blackout.core.rules import Rules
 from blackout.core.view import View
@@ -82,6 +82,7 @@ __all__ = [
     "log_softmax",
     "play_features",
     "rounded_normal_chance",
+    "view_bid_features",
     "view_play_features",
 ]
 
@@ -131,7 +132,7 @@ def bid_features(hand: int, trump: int, players: int, first: bool, last: bool,
     a careful count predicts a strong player's bids better than the quick estimate alone
     (bench/RESULTS.md, "Twenty-eighth session")."""
     cards = hand.bit_count()
-    unseen = ((1 << 52) - 1) & ~hand & ~seen
+    unseen = FULL_DECK & ~hand & ~seen
     chances = hand_distribution(hand, unseen, cards, players, leads, trump)
     hand_tricks = sum(t * q for t, q in enumerate(chances))
     trumps = hand >> (13 * trump) & _SUIT if trump >= 0 else 0
@@ -153,6 +154,17 @@ def bid_features(hand: int, trump: int, players: int, first: bool, last: bool,
         queens, voids * beside_trump, singletons * beside_trump, float(last), float(first),
         cards / 13, *(float(rules.scoring == s) for s in SCORINGS),
     ]
+
+
+def view_bid_features(view: View, seat: int, hand: int) -> list[float]:
+    """:func:`bid_features` of ``hand`` as ``seat`` bid it in ``view``'s hand (trump
+    decided): its place in the bidding, whether it leads, the turned-up card."""
+    order = view.bidding_order
+    position = order.index(seat)
+    leader = first_leader(view.rules, view.dealer, order, view.players_count)
+    return bid_features(hand, -1 if view.trump is None else int(view.trump),
+                        view.players_count, position == 0, position == len(order) - 1,
+                        view.rules, seat == leader, _turned_up(view))
 
 
 def _normal_cdf(x: float) -> float:
