@@ -58,6 +58,8 @@ class Observed:
         self.game = game
         self.rng = rng
         self.dealt: dict[int, tuple[int, ...]] = {game.hand_number: game.dealt}
+        # What each seat's view said, before the first card, would lead each hand.
+        self.first_leaders: dict[int, set[int]] = {}
 
     def play(self, steps: int | None = None) -> Game:
         game = self.game
@@ -78,8 +80,14 @@ class Observed:
             assert sorted(a.card for a in legal) == sorted(follow_suit(hand, game.trick))
         dealt = self.dealt[game.hand_number]
         played_by = [dealt[s] & ~game.hands[s] for s in range(game.n)]
+        first_lead = game.phase == "play" and not game.tricks and not game.trick
+        foreseen = self.first_leaders.setdefault(game.hand_number, set())
         for seat in range(game.n):
             view = game.view(seat)
+            if not any(played_by):
+                foreseen.add(view.first_leader)
+            if first_lead:
+                assert foreseen == {game.to_move}, "the views named who leads first"
             assert view.legal_actions == tuple(game.legal_actions(seat))
             assert view.played_by() == played_by
             check_plays_made(view, played_by)

@@ -12,7 +12,6 @@ from _swap import swapped
 
 from blackout.bots import expert
 from blackout.bots.inference import BidModel, Models, bid_features, bid_is_telling
-from blackout.core.procedure import first_leader
 
 _shipped = expert._guess_bid
 #: seat -> its bid model, as its habit shifts it, for the decision under way.
@@ -25,8 +24,7 @@ def _guess(view: Any, seat: int, hand: int, trump: int | None, bids: list[Any],
     if model is None or view.rules.teams or trump is None:
         return _shipped(view, seat, hand, trump, bids, last)
     first = view.bidding_order[0] == seat
-    leads = seat == first_leader(view.rules, view.dealer, view.bidding_order,
-                                 view.players_count)
+    leads = seat == view.first_leader
     seen = 0 if view.turn_up is None else 1 << view.turn_up
     row = bid_features(hand, trump, view.players_count, first, last, view.rules, leads, seen)
     guess = max(0, min(view.cards_dealt, round(model.mean(row))))

@@ -41,7 +41,7 @@ from blackout.core.actions import (
 )
 from blackout.core.cards import SUIT_MASKS, Card, Suit, cards_in
 from blackout.core.game import beats, trick_winner, trick_winner_position
-from blackout.core.procedure import first_leader, hooked_bid
+from blackout.core.procedure import hooked_bid
 from blackout.core.rules import Rules
 from blackout.core.scoring import player_points
 from blackout.core.view import View
@@ -146,7 +146,7 @@ class _Table:
     def at_bid(cls, view: View, hand: int, seat: int) -> _Table:
         """``seat`` holding ``hand`` as it bid in the hand of ``view``."""
         return cls(hand, _unseen_at_bid(view, hand, seat), view.cards_dealt,
-                   view.players_count, _first_leader(view) == seat)
+                   view.players_count, view.first_leader == seat)
 
 
 def _unseen_at_bid(view: View, hand: int, seat: int) -> int:
@@ -156,9 +156,6 @@ def _unseen_at_bid(view: View, hand: int, seat: int) -> int:
     turned = 0 if view.turn_up is None else 1 << view.turn_up
     return (1 << 52) - 1 & ~hand & ~turned
 
-
-def _first_leader(view: View) -> int:
-    return first_leader(view.rules, view.dealer, view.bidding_order, view.players_count)
 
 
 def trick_chances(view: View, trump: Suit | None, hand: int | None = None,
@@ -286,7 +283,7 @@ def bid_distribution(view: View, trump: Suit | None, hand: int, seat: int) -> li
     asks for it thousands of times a decision (:func:`bid_for`), and the bot's own bid
     takes it from here too, so the two always agree."""
     return hand_distribution(hand, _unseen_at_bid(view, hand, seat), view.cards_dealt,
-                             view.players_count, _first_leader(view) == seat,
+                             view.players_count, view.first_leader == seat,
                              -1 if trump is None else int(trump))
 
 

@@ -123,7 +123,7 @@ from blackout.core.actions import (
     Play,
 )
 from blackout.core.cards import Suit
-from blackout.core.procedure import declarer_seat, first_leader, hooked_bid
+from blackout.core.procedure import declarer_seat, hooked_bid
 from blackout.core.view import View
 
 __all__ = ["ExpertBot"]
@@ -696,11 +696,8 @@ def _begin(view: View, models: tuple[int, ...], hands: list[int], action: Action
             declarer = _declarer(view, bids)
             trump = _best_trump(hands[declarer], view.players_count)
     assert trump is not None
-    return Start(tuple(bids), trump, declarer, _first_leader(view))
+    return Start(tuple(bids), trump, declarer, view.first_leader)
 
-
-def _first_leader(view: View) -> int:
-    return first_leader(view.rules, view.dealer, view.bidding_order, view.players_count)
 
 
 def _guess_bid(view: View, seat: int, hand: int, trump: int | None,

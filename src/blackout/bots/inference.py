@@ -54,7 +54,6 @@ from blackout.bots.basic import hand_distribution
 from blackout.bots.playout import PLAY_FEATURES, TACTIC_FEATURES, estimate_tricks, play_features
 from blackout.core.actions import Bid, Board, Nil
 from blackout.core.cards import FULL_DECK, SUIT_MASKS
-from blackout.core.procedure import first_leader
 from blackout.core.rules import Rules
 from blackout.core.view import View
 
@@ -161,10 +160,9 @@ def view_bid_features(view: View, seat: int, hand: int) -> list[float]:
     decided): its place in the bidding, whether it leads, the turned-up card."""
     order = view.bidding_order
     position = order.index(seat)
-    leader = first_leader(view.rules, view.dealer, order, view.players_count)
     return bid_features(hand, -1 if view.trump is None else int(view.trump),
                         view.players_count, position == 0, position == len(order) - 1,
-                        view.rules, seat == leader, _turned_up(view))
+                        view.rules, seat == view.first_leader, _turned_up(view))
 
 
 def _normal_cdf(x: float) -> float:
@@ -659,7 +657,7 @@ class HandEvidence:
         order = view.bidding_order
         # seat -> (its cards played, its bid, the best chance of that bid, first, last)
         self.bids: dict[int, tuple[int, int, float, bool, bool]] = {}
-        self.leader = first_leader(view.rules, view.dealer, order, view.players_count)
+        self.leader = view.first_leader
         self.seen = _turned_up(view)
         if bid_is_telling(view) and view.trump_decided:
             # The spread depends only on the hand size and the scoring, as here.

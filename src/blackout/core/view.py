@@ -16,6 +16,7 @@ from typing import NamedTuple
 from blackout.core.actions import Action, BidAction
 from blackout.core.cards import SUIT_MASKS, Card, Suit, cards_in
 from blackout.core.events import TrickTaken
+from blackout.core.procedure import first_leader
 from blackout.core.rules import Rules
 
 __all__ = ["HandResult", "Phase", "PlayMade", "Trick", "View", "trick_winner",
@@ -174,6 +175,12 @@ class View:
     @property
     def players_count(self) -> int:
         return len(self.players)
+
+    @property
+    def first_leader(self) -> int:
+        """The seat that leads (or will lead) this hand's first trick, by the rules'
+        procedure: what a player imagining the hand needs before any card is led."""
+        return first_leader(self.rules, self.dealer, self.bidding_order, len(self.players))
 
     @property
     def played(self) -> int:
