@@ -99,7 +99,9 @@ _SPREAD_COLUMNS = tuple(BID_FEATURES.index(name) for name in SPREAD_FEATURES)
 #: The share of the fitted spread the search assumes of a bid: the self-play bids the
 #: model is fitted to (a modest budget, tables of 2 to 6) scatter more than a strong
 #: player's, and a sharper model drew better deals (bench/RESULTS.md, "Twelfth session":
-#: 0.6 chosen on one set of deals and checked on another).
+#: 0.6 chosen on one set of deals and checked on another).  Kept for the bid model that
+#: reads ``hand_tricks``: at 0.8, which names its bids better in log loss, it played no
+#: better against ISMCTS or ``basic`` ("Twenty-ninth session").
 BID_SPREAD_SCALE = 0.6
 #: The power to which a search raises the chance of the others' plays when it weighs a
 #: deal by them (:meth:`HandEvidence.deal_log_weight`): the play model, fitted to
