@@ -157,7 +157,6 @@ def _unseen_at_bid(view: View, hand: int, seat: int) -> int:
     return (1 << 52) - 1 & ~hand & ~turned
 
 
-
 def trick_chances(view: View, trump: Suit | None, hand: int | None = None,
                   seat: int | None = None) -> list[float]:
     """For each card of ``hand`` (default: the seat's own), suit by suit from clubs and

@@ -699,7 +699,6 @@ def _begin(view: View, models: tuple[int, ...], hands: list[int], action: Action
     return Start(tuple(bids), trump, declarer, view.first_leader)
 
 
-
 def _guess_bid(view: View, seat: int, hand: int, trump: int | None,
                bids: list[BidAction | None], last: bool) -> BidAction | None:
     """What a player still to bid is likely to say, from its sampled hand."""
