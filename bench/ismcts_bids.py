@@ -19,12 +19,14 @@ import json
 import math
 import random
 import sys
+from typing import Any
 
 from blackout import Game
 from blackout.bots.inference import (
     ANY_BID,
     BID_FEATURES,
-    rounded_normal_chance,
+    SPREAD_FEATURES,
+    BidModel,
     view_bid_features,
 )
 from blackout.core.actions import Bid
@@ -60,22 +62,29 @@ def score(bids_file: str, models: list[str], scales: list[float]) -> None:
         bids = [json.loads(line) for line in lines]
     print(f"{len(bids)} bids; mean log loss a bid at spread x " + ", ".join(map(str, scales)))
     for path in models:
-        with open(path) as model:
-            data = json.load(model)["bid"]
-        columns = [BID_FEATURES.index(name) for name in data["features"]]
-        spread_columns = [data["features"].index(name) for name in data["spread_features"]]
+        with open(path) as model_file:
+            model = _bid_model(json.load(model_file)["bid"])
         losses = []
         for scale in scales:
+            sharpened = model.sharpened(scale)
             total = 0.0
             for bid in bids:
-                row = [bid["row"][c] for c in columns]
-                mean = sum(w * x for w, x in zip(data["coefficients"], row, strict=True))
-                spread = math.exp(sum(w * row[c] for w, c in
-                                      zip(data["spread"], spread_columns, strict=True)))
-                chance = rounded_normal_chance(bid["bid"], mean, scale * spread, bid["cards"])
+                chance = sharpened.chance(bid["bid"], bid["row"], bid["cards"])
                 total -= math.log(ANY_BID + (1 - ANY_BID) * chance)
             losses.append(total / len(bids))
         print(path, " ".join(f"{loss:.3f}" for loss in losses))
+
+
+def _bid_model(data: dict[str, Any]) -> BidModel:
+    """The bid model of an ``inference.json``'s ``"bid"`` entry, over today's
+    :data:`BID_FEATURES`: a feature the file does not name (an older model's) weighs 0."""
+    if tuple(data["spread_features"]) != SPREAD_FEATURES:
+        raise SystemExit("the model's spread reads other features than SPREAD_FEATURES")
+    weights = dict(zip(data["features"], data["coefficients"], strict=True))
+    coefficients = tuple(weights.pop(name, 0.0) for name in BID_FEATURES)
+    if weights:
+        raise SystemExit(f"the model reads features this version lacks: {sorted(weights)}")
+    return BidModel(coefficients, tuple(data["spread"]))
 
 
 def main() -> int:

@@ -80,14 +80,11 @@ class Observed:
             assert sorted(a.card for a in legal) == sorted(follow_suit(hand, game.trick))
         dealt = self.dealt[game.hand_number]
         played_by = [dealt[s] & ~game.hands[s] for s in range(game.n)]
-        first_lead = game.phase == "play" and not game.tricks and not game.trick
         foreseen = self.first_leaders.setdefault(game.hand_number, set())
         for seat in range(game.n):
             view = game.view(seat)
             if not any(played_by):
                 foreseen.add(view.first_leader)
-            if first_lead:
-                assert foreseen == {game.to_move}, "the views named who leads first"
             assert view.legal_actions == tuple(game.legal_actions(seat))
             assert view.played_by() == played_by
             check_plays_made(view, played_by)
@@ -98,6 +95,8 @@ class Observed:
                     assert shown == (None if other == seat else game.hands[other])
                 else:
                     assert shown == (game.hands[seat] if other == seat else None)
+        if game.phase == "play" and not any(played_by):
+            assert foreseen == {game.to_move}, "the views named who leads first"
 
 
 def check_plays_made(view: View, played_by: list[int]) -> None:
