@@ -50,6 +50,7 @@ import random
 import statistics
 import sys
 import time
+from typing import Any
 
 import pyspiel
 
@@ -165,9 +166,9 @@ class ISMCTS:
     def step(self, os_game: pyspiel.Game, state: pyspiel.State, view: View) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return int(legal[0])
         if not self.redeals:
-            return self.bot.step(state)
+            return int(self.bot.step(state))
         visits = dict.fromkeys(legal, 0.0)
         for _ in range(self.redeals):
             root = redeal(os_game, state, view, self.rng)
@@ -178,21 +179,21 @@ class ISMCTS:
             for action, share in policy:
                 visits[action] += share
         if not any(visits.values()):  # a clock too short for even one simulation a root
-            return self._one_simulation.step(root)
-        return max(legal, key=visits.__getitem__)
+            return int(self._one_simulation.step(redeal(os_game, state, view, self.rng)))
+        return int(max(legal, key=visits.__getitem__))
 
 
 def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seats: set[int],
-              think: float, ismcts_settings: dict, seed: int,
+              think: float, ismcts_settings: dict[str, Any], seed: int,
               iterations: int | None = None,
               workers: int | None = None, variant: str | None = None,
-              ) -> tuple[list[int], float, float, dict]:
+              ) -> tuple[list[int], float, float, dict[str, Any]]:
     """Play one deal; return the scores, mean decision seconds (expert, ISMCTS), and
     the hand's record (dealer, bids, tricks)."""
     state = deal_openspiel(os_game, random.Random(deal_rng_seed))
     deal = mirror_deal(state, cards)
     game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
-    budget: dict = {"think": think} if iterations is None else {"iterations": iterations}
+    budget: dict[str, Any] = {"think": think} if iterations is None else {"iterations": iterations}
     experts = {s: make_bot(variant or "expert", seed * 10 + s, {"workers": workers, **budget})
                for s in expert_seats}
     ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
@@ -230,7 +231,7 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
     return scores, _mean(times["expert"]), _mean(times["ismcts"]), record
 
 
-def leak_check(cards: int, positions: int, samples: int, seed: int) -> dict:
+def leak_check(cards: int, positions: int, samples: int, seed: int) -> dict[str, Any]:
     """How often a world drawn by OpenSpiel's oh_hell resampler, and one drawn from a
     redealt root, gives the opponents a card that is really still in the deck, against
     how often a uniform deal of the unseen cards would (at the first bid)."""
@@ -263,13 +264,13 @@ def _mean(values: list[float]) -> float:
     return statistics.fmean(values) if values else 0.0
 
 
-def run(cards: int, deals: int, think: float, seed: int, settings: dict,
+def run(cards: int, deals: int, think: float, seed: int, settings: dict[str, Any],
         iterations: int | None = None, workers: int | None = None,
-        variant: str | None = None, first: int = 0) -> dict:
+        variant: str | None = None, first: int = 0) -> dict[str, Any]:
     os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": cards})
     lone_expert, lone_ismcts, both = [], [], []
     exact = {"expert": [0, 0], "ismcts": [0, 0]}
-    times = {"expert": [], "ismcts": []}
+    times: dict[str, list[float]] = {"expert": [], "ismcts": []}
     for index in range(first, first + deals):
         lone = index % PLAYERS
         margins = []
@@ -310,7 +311,7 @@ def run(cards: int, deals: int, think: float, seed: int, settings: dict,
     }
 
 
-def _interval(values: list[float]) -> dict:
+def _interval(values: list[float]) -> dict[str, Any]:
     interval = mean_interval(values)
     return {"mean": round(interval.mean, 3), "ci95": round(interval.half_width, 3),
             "n": interval.n}

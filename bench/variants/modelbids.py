@@ -25,8 +25,8 @@ def _guess(view: Any, seat: int, hand: int, trump: int | None, bids: list[Any],
         return _shipped(view, seat, hand, trump, bids, last)
     first = view.bidding_order[0] == seat
     leads = seat == view.first_leader
-    seen = 0 if view.turn_up is None else 1 << view.turn_up
-    row = bid_features(hand, trump, view.players_count, first, last, view.rules, leads, seen)
+    row = bid_features(hand, trump, view.players_count, first, last, view.rules, leads,
+                       view.turn_up_mask)
     guess = max(0, min(view.cards_dealt, round(model.mean(row))))
     return expert._off_the_hook(view, guess, bids, last)
 

@@ -56,6 +56,6 @@ class ExpertBot(expert.ExpertBot):
                     _PREDICTED[seat] = play
         if not _PREDICTED:
             return super()._search(view, also)
-        _TURN_UP[0] = 0 if view.turn_up is None else 1 << int(view.turn_up)
+        _TURN_UP[0] = view.turn_up_mask
         with swapped(tree._Line, _modelled=_modelled):
             return super()._search(view, also)

@@ -153,8 +153,7 @@ def _unseen_at_bid(view: View, hand: int, seat: int) -> int:
     if seat == view.seat:
         return view.unseen() & ~hand
     # What another seat holding ``hand`` had not seen when it bid.
-    turned = 0 if view.turn_up is None else 1 << view.turn_up
-    return (1 << 52) - 1 & ~hand & ~turned
+    return (1 << 52) - 1 & ~hand & ~view.turn_up_mask
 
 
 def trick_chances(view: View, trump: Suit | None, hand: int | None = None,

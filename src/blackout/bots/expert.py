@@ -632,7 +632,7 @@ class _BasicEvidence:
             for seat, plays in self.plays.items()}
 
     def _record_plays(self, view: View, played: list[int]) -> None:
-        turn_up = 0 if view.turn_up is None else 1 << view.turn_up
+        turn_up = view.turn_up_mask
         still_to_play = list(played)  # each seat's cards played from this point on
         for made in view.plays_made():
             seat = made.seat

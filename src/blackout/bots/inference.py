@@ -164,7 +164,7 @@ def view_bid_features(view: View, seat: int, hand: int) -> list[float]:
     position = order.index(seat)
     return bid_features(hand, -1 if view.trump is None else int(view.trump),
                         view.players_count, position == 0, position == len(order) - 1,
-                        view.rules, seat == view.first_leader, _turned_up(view))
+                        view.rules, seat == view.first_leader, view.turn_up_mask)
 
 
 def _normal_cdf(x: float) -> float:
@@ -232,12 +232,7 @@ def view_play_features(view: View) -> tuple[list[int], list[list[float]]]:
     wanted = tricks_wanted(view.bids[seat], view.cards_dealt) or 0
     return play_features(view.hand, trick, -1 if view.trump is None else int(view.trump),
                          wanted - view.tricks_won[seat], len(trick) == view.players_count - 1,
-                         ((1 << 52) - 1) & ~view.played & ~_turned_up(view))
-
-
-def _turned_up(view: View) -> int:
-    """The turned-up card's mask (0: none): every player has seen it."""
-    return 0 if view.turn_up is None else 1 << view.turn_up
+                         ((1 << 52) - 1) & ~view.played & ~view.turn_up_mask)
 
 
 @dataclass(frozen=True, slots=True)
@@ -660,7 +655,7 @@ class HandEvidence:
         # seat -> (its cards played, its bid, the best chance of that bid, first, last)
         self.bids: dict[int, tuple[int, int, float, bool, bool]] = {}
         self.leader = view.first_leader
-        self.seen = _turned_up(view)
+        self.seen = view.turn_up_mask
         if bid_is_telling(view) and view.trump_decided:
             # The spread depends only on the hand size and the scoring, as here.
             table = bid_features(0, trump, view.players_count, False, False, view.rules,
@@ -685,7 +680,7 @@ class HandEvidence:
         """Every card ``seats`` played this hand: (seat, card, trick before it, tricks it
         still wanted, last to play, cards unplayed before it)."""
         wanted = [tricks_wanted(b, view.cards_dealt) for b in view.bids]
-        seen = ~_turned_up(view)
+        seen = ~view.turn_up_mask
         plays = []
         for made in view.plays_made():
             want = wanted[made.seat]

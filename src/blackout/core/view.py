@@ -183,6 +183,11 @@ class View:
         return first_leader(self.rules, self.dealer, self.bidding_order, len(self.players))
 
     @property
+    def turn_up_mask(self) -> int:
+        """The turned-up card's mask (0: none): a card every player has seen."""
+        return 0 if self.turn_up is None else 1 << self.turn_up
+
+    @property
     def played(self) -> int:
         """Mask of every card played this hand, finished tricks and the current one."""
         mask = 0
@@ -238,10 +243,7 @@ class View:
         for hand in self.hands:
             if hand is not None:
                 mask &= ~hand
-        mask &= ~self.played
-        if self.turn_up is not None:
-            mask &= ~(1 << self.turn_up)
-        return mask
+        return mask & ~self.played & ~self.turn_up_mask
 
     def suit_count(self, suit: Suit) -> int:
         return (self.hand & SUIT_MASKS[suit]).bit_count()
