@@ -49,6 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -107,7 +108,7 @@ def main() -> None:
 
 
 @contextmanager
-def database(config: str, pg_url: str):
+def database(config: str, pg_url: str) -> Iterator[str]:
     """A fresh database: a SQLite file, or a new PostgreSQL database dropped afterwards."""
     if config == "sqlite":
         with tempfile.TemporaryDirectory() as folder:
@@ -146,7 +147,7 @@ class Server:
 
         for _ in range(300):
             if self.process.poll() is not None:
-                raise SystemExit(f"server exited: {self.process.stderr.read()}")
+                raise SystemExit(f"server exited: {self.process.communicate()[1]}")
             try:
                 httpx.get(f"http://{self.base}/api/variants", timeout=1)
                 return
@@ -228,7 +229,8 @@ def database_cpu() -> float:
 
 
 @contextmanager
-def servers(url: str, count: int, bot_pace: float, cpu: float | None = None):
+def servers(url: str, count: int, bot_pace: float, cpu: float | None = None,
+            ) -> Iterator[list[Server]]:
     running = [Server(url, bot_pace, cpu) for _ in range(count)]
     try:
         for server in running:
@@ -493,7 +495,7 @@ class LoadClient:
             f"http://{base}/api/tables", headers=self.auth(first),
             json={"variant": "standard", "options": {},
                   "seats": [first, "bot:basic", second, "bot:basic"]})
-        board = answer.json()["board"]
+        board: int = answer.json()["board"]
         await self.http.post(f"http://{base}/api/tables/{board}/join", json={},
                              headers=self.auth(second))
         return board

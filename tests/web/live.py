@@ -61,7 +61,8 @@ def postgres_database(base: str, template: str | None = None) -> Iterator[str]:
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 class ServerThread:
@@ -111,7 +112,7 @@ class ServerProcess:
     def __enter__(self) -> ServerProcess:
         deadline = time.monotonic() + START
         while True:
-            assert self.process.poll() is None, f"server exited: {self.process.stderr.read()}"
+            assert self.process.poll() is None, f"server exited: {self.process.communicate()[1]}"
             try:
                 if httpx.get(f"{self.url}/api/variants", timeout=1).status_code == 200:
                     return self
@@ -154,12 +155,14 @@ class Player:
         return answer.json() if answer.content else None
 
     def table(self, board: int) -> dict[str, Any]:
-        return self.ok("GET", f"/api/tables/{board}")
+        table: dict[str, Any] = self.ok("GET", f"/api/tables/{board}")
+        return table
 
     def create(self, variant: str, seats: list[str], options: dict[str, Any] | None = None,
                **extra: Any) -> int:
         body = {"variant": variant, "options": options or {}, "seats": seats, **extra}
-        return self.ok("POST", "/api/tables", 201, json=body)["board"]
+        board: int = self.ok("POST", "/api/tables", 201, json=body)["board"]
+        return board
 
     def move(self, board: int, action: str, expect: int | None) -> httpx.Response:
         return self.http.post(f"/api/tables/{board}/moves",
@@ -206,7 +209,8 @@ class Watcher:
             while True:
                 states = [m for m in self.messages if m["type"] == "state" and m["n"] >= n]
                 if states:
-                    return states[0]["table"]
+                    table: dict[str, Any] = states[0]["table"]
+                    return table
                 left = deadline - time.monotonic()
                 assert left > 0 and not self.closed, f"no state as of event {n}"
                 self._changed.wait(left)
