@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from blackout import variant
+from blackout.core.cards import Card
 from blackout.service import (
     GameEnded,
     GameForfeited,
@@ -197,6 +198,18 @@ def test_queued_move_no_longer_legal_is_dropped_and_the_player_told(service, peo
     refused = [e for e in events if isinstance(e, QueuedMoveRefused)]
     assert refused and refused[0].userid == "di" and "may not bid 1" in refused[0].reason
     assert service.snapshot(board).game.to_move == 3
+
+
+def test_moves_queued_past_the_end_of_the_game_are_dropped_with_it(service, people):
+    board = service.challenge(["ann", "bob", "cy", "di"], variant("pbmserv", schedule=[1]),
+                              seed=2).board
+    card = Card(service.snapshot(board).game.hands[3].bit_length() - 1)  # its one card
+    for action in ("0", str(card), "0"):  # a bid, the one card, and one more than the game has
+        service.queue(board, "di", "di-pw", action)
+    play_until_turn_of_nobody(service, board, people)
+    assert service.snapshot(board).row.status == "over"
+    with service.db.engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM queued_moves")).scalar() == 0
 
 
 def test_resign_hands_the_seat_to_a_computer_player_and_counts_as_a_loss(service, people):

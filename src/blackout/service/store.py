@@ -492,6 +492,9 @@ class Store:
         resigned = sorted(s.seat for s in board.seats if s.resigned)
         board.row.status = status
         board.row.finished_at = board.now
+        # Moves queued for turns that will never come (a seat that no longer had to move,
+        # the game ended by resignation) are dropped with it.
+        board.session.execute(delete(QueuedMove).where(QueuedMove.game_id == board.number))
         board.row.result = json.dumps({"scores": game.scores, "winners": winners,
                                        "resigned": resigned})
         board.notices.append(GameEnded(board.number, tuple(game.players[s] for s in winners)))
