@@ -154,7 +154,7 @@ def play(rules: blackout.Rules, game_seed: int, lone: int, variant: str,
         player = players[seat]
         view = game.view(seat)
         started = time.process_time()
-        if isinstance(player, Cheat):
+        if hasattr(player, "choose_seeing_all"):  # ``cheat``, ``module:cheatbid``, ...
             action = player.choose_seeing_all(view, game)
         else:
             action = player.choose(view)

@@ -1,6 +1,6 @@
-"""The shipped expert shown every hand when it bids only (``bench/bots.py`` passes the
-game along to a bot with ``choose_seeing_all``): what knowing the hidden cards is worth
-at the bids."""
+"""The shipped expert shown every hand when it bids only (``bench/bots.py`` and
+``bench/ab.py`` pass the game along to a bot with ``choose_seeing_all``): what knowing
+the hidden cards is worth at the bids."""
 
 import dataclasses
 from typing import Any
