@@ -36,7 +36,7 @@ def _play(name: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
                  "--iterations", "5", "--field", "basic"], env)
 
 
-def test_every_variant_in_the_folder_is_checked() -> None:
+def test_the_readme_describes_every_variant() -> None:
     # The README's table names each variant; one missing from the folder would leave a
     # figure nobody can reproduce, one missing from the table a module nobody can read of.
     table = (VARIANTS / "README.md").read_text()
