@@ -25,7 +25,9 @@ NAMES = sorted(p.stem for p in VARIANTS.glob("*.py") if not p.stem.startswith("_
 
 def _run(args: list[str], env: dict[str, str] | None = None
          ) -> subprocess.CompletedProcess[str]:
-    environment = {**os.environ, "PYTHONPATH": f"{VARIANTS}{os.pathsep}{ROOT / 'bench'}",
+    # Only what the test gives: a variant's setting from the caller's shell would change it.
+    inherited = {k: v for k, v in os.environ.items() if not k.startswith("BLACKOUT_")}
+    environment = {**inherited, "PYTHONPATH": f"{VARIANTS}{os.pathsep}{ROOT / 'bench'}",
                    **(env or {})}
     return subprocess.run([sys.executable, *args], cwd=ROOT, env=environment,
                           capture_output=True, text=True, timeout=300)
