@@ -39,8 +39,7 @@ def _play(name: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
 
 
 def test_the_readme_describes_every_variant() -> None:
-    # The README's table names each variant; one missing from the folder would leave a
-    # figure nobody can reproduce, one missing from the table a module nobody can read of.
+    # A module the README's table does not name is an experiment nobody can read of.
     table = (VARIANTS / "README.md").read_text()
     for name in NAMES:
         assert f"`{name}`" in table, f"bench/variants/README.md does not describe {name}"
