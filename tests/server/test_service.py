@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from blackout import variant
-from blackout.core.cards import Card
+from blackout.core.cards import cards_in
 from blackout.service import (
     GameEnded,
     GameForfeited,
@@ -203,7 +203,7 @@ def test_queued_move_no_longer_legal_is_dropped_and_the_player_told(service, peo
 def test_moves_queued_past_the_end_of_the_game_are_dropped_with_it(service, people):
     board = service.challenge(["ann", "bob", "cy", "di"], variant("pbmserv", schedule=[1]),
                               seed=2).board
-    card = Card(service.snapshot(board).game.hands[3].bit_length() - 1)  # its one card
+    (card,) = cards_in(service.snapshot(board).game.hands[3])  # di's one card
     for action in ("0", str(card), "0"):  # a bid, the one card, and one more than the game has
         service.queue(board, "di", "di-pw", action)
     play_until_turn_of_nobody(service, board, people)
