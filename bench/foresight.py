@@ -6,7 +6,8 @@ make chance (and the foreseen tricks) with what then happened, bid by bid:
 
 * ``records RUN.jsonl ...``: every bid an expert made in `bench/bots.py` runs is
   searched again on the same view (``--iterations`` a candidate, one worker, a seed of
-  its own) and its foresight set against the tricks the expert took in that game.
+  its own; ``--endgame K`` solves the last K tricks of its play-outs exactly) and its
+  foresight set against the tricks the expert took in that game.
 * ``play``: four shipped experts play OpenSpiel's ``oh_hell`` hands
   (``--cards 7,12``, hand ``--first`` on, ``--hands`` of them) at ``--iterations``; a
   share ``--explore`` of the bids is drawn at random among the candidates within three
@@ -60,8 +61,10 @@ def foresight(bot: ExpertBot, view: View) -> tuple[Any, dict[str, list[float]]]:
         for action, stats in verdict.found.items() if stats.visits}
 
 
-def from_records(paths: list[str], iterations: int) -> Iterator[dict[str, Any]]:
-    """Every expert bid of `bench/bots.py` records, searched again."""
+def from_records(paths: list[str], iterations: int, endgame: int = 0
+                 ) -> Iterator[dict[str, Any]]:
+    """Every expert bid of `bench/bots.py` records, searched again (the last ``endgame``
+    tricks of its play-outs solved exactly)."""
     for deal, record in games(paths):
         hands = [sorted(cards_in(h)) for h in record["hands"]]
         cards = sum(record["tricks"])
@@ -72,7 +75,7 @@ def from_records(paths: list[str], iterations: int) -> Iterator[dict[str, Any]]:
             seat = (record["dealer"] + 1 + position) % PLAYERS
             if seat in record["experts"]:
                 bot = ExpertBot(seed=deal["deal"] * PLAYERS + seat, iterations=iterations,
-                                workers=1)
+                                workers=1, endgame=endgame)
                 _, found = foresight(bot, game.view(seat))
                 yield {"deal": deal["deal"], "cards": cards, "seat": seat,
                        "position": position, "bid": record["bids"][seat], "random": False,
@@ -186,6 +189,8 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--explore", type=float, default=0.5)
+    parser.add_argument("--endgame", type=int, default=0, metavar="K",
+                        help="records: the last K tricks of every play-out solved exactly")
     parser.add_argument("--lines", help="write every bid's line here (JSON lines)")
     args = parser.parse_args()
     if args.mode != "play" and not args.files:
@@ -198,9 +203,11 @@ def main() -> int:
                     lines += [json.loads(text) for text in texts]
             print(json.dumps({"by_bid": table(lines), "fit": fit(lines)}))
             return 0
-        found = (from_records(args.files, args.iterations) if args.mode == "records" else
-                 from_play([int(c) for c in args.cards.split(",")], args.first, args.hands,
-                           args.iterations, args.explore))
+        if args.mode == "records":
+            found = from_records(args.files, args.iterations, args.endgame)
+        else:
+            found = from_play([int(c) for c in args.cards.split(",")], args.first, args.hands,
+                              args.iterations, args.explore)
         with open(args.lines or "/dev/null", "w") as out:
             print(json.dumps({"by_bid": table(_write(found, out))}))
     except OSError as error:
