@@ -90,7 +90,7 @@ def from_play(sizes: list[int], first: int, hands: int, iterations: int,
         rng = random.Random(hand)
         cards = sizes[hand % len(sizes)]
         game = Game.new(oh_hell_rules(cards), [f"p{s}" for s in range(PLAYERS)], seed=hand)
-        bots = [ExpertBot(seed=hand * PLAYERS + s, iterations=iterations, workers=1)
+        bots = [ExpertBot(seed=hand * 10 + s, iterations=iterations, workers=1)
                 for s in range(PLAYERS)]
         seen: dict[int, dict[str, Any]] = {}
         while (seat := game.to_move) is not None:
