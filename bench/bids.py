@@ -48,6 +48,15 @@ def games(paths: list[str]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     return found
 
 
+def record_game(record: dict[str, Any], cards: int | None = None) -> Game:
+    """A game record's hand, dealt again in our engine before its first bid (its hand
+    size ``cards``, by default the tricks it made)."""
+    hands = [sorted(cards_in(h)) for h in record["hands"]]
+    size = sum(record["tricks"]) if cards is None else cards
+    return Game.new(oh_hell_rules(size), [f"p{s}" for s in range(PLAYERS)],
+                    deals=[Deal(hands=hands, turn_up=record["turn_up"], dealer=record["dealer"])])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("records", nargs="+", help="bench/bots.py output (JSON lines)")
@@ -61,10 +70,7 @@ def main() -> int:
     guessed: dict[str, list[int]] = collections.defaultdict(list)
     deals_seen: set[int] = set()
     for deal, record in games(args.records):
-        hands = [sorted(cards_in(h)) for h in record["hands"]]
-        game = Game.new(oh_hell_rules(args.cards), [f"p{s}" for s in range(PLAYERS)],
-                        deals=[Deal(hands=hands, turn_up=record["turn_up"],
-                                    dealer=record["dealer"])])
+        game = record_game(record, args.cards)
         search = deal["deal"] not in deals_seen and len(deals_seen) < args.deals
         deals_seen.add(deal["deal"])
         for position in range(PLAYERS):

@@ -38,11 +38,10 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ab import oh_hell_rules  # bench/ is on the path when run as a script
-from bids import PLAYERS, games
-from blackout import Deal, Game
+from bids import PLAYERS, games, record_game
+from blackout import Game
 from blackout.bots.expert import ExpertBot
 from blackout.core.actions import BIDS, Bid
-from blackout.core.cards import cards_in
 from blackout.core.view import View
 
 # A random bid is drawn among the candidates whose foreseen mean points are within this
@@ -66,18 +65,15 @@ def from_records(paths: list[str], iterations: int, endgame: int = 0
     """Every expert bid of `bench/bots.py` records, searched again (the last ``endgame``
     tricks of its play-outs solved exactly)."""
     for deal, record in games(paths):
-        hands = [sorted(cards_in(h)) for h in record["hands"]]
-        cards = sum(record["tricks"])
-        game = Game.new(oh_hell_rules(cards), [f"p{s}" for s in range(PLAYERS)],
-                        deals=[Deal(hands=hands, turn_up=record["turn_up"],
-                                    dealer=record["dealer"])])
+        game = record_game(record)
         for position in range(PLAYERS):
             seat = (record["dealer"] + 1 + position) % PLAYERS
             if seat in record["experts"]:
                 bot = ExpertBot(seed=deal["deal"] * PLAYERS + seat, iterations=iterations,
                                 workers=1, endgame=endgame)
-                _, found = foresight(bot, game.view(seat))
-                yield {"deal": deal["deal"], "cards": cards, "seat": seat,
+                view = game.view(seat)
+                _, found = foresight(bot, view)
+                yield {"deal": deal["deal"], "cards": view.cards_dealt, "seat": seat,
                        "position": position, "bid": record["bids"][seat], "random": False,
                        "tricks": record["tricks"][seat], "found": found}
             game.apply(BIDS[record["bids"][seat]])

@@ -37,13 +37,12 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ab import make_bot, oh_hell_rules  # bench/ is on the path when run as a script
-from bids import PLAYERS, games
-from blackout import Deal, Game
+from ab import make_bot  # bench/ is on the path when run as a script
+from bids import PLAYERS, games, record_game
+from blackout import Game
 from blackout.arena import mean_interval
 from blackout.bots.expert import ExpertBot
 from blackout.core.actions import BIDS, PLAYS, Action
-from blackout.core.cards import cards_in
 from blackout.core.view import View
 
 
@@ -54,11 +53,7 @@ def positions(records: list[str], bids: bool) -> Iterator[tuple[int, View, tuple
         if not bids and "plays" not in record:
             raise SystemExit("regret: these records hold no plays; make them with this "
                              "version of bench/bots.py")
-        hands = [sorted(cards_in(h)) for h in record["hands"]]
-        cards = sum(record["tricks"])
-        game = Game.new(oh_hell_rules(cards), [f"p{s}" for s in range(PLAYERS)],
-                        deals=[Deal(hands=hands, turn_up=record["turn_up"],
-                                    dealer=record["dealer"])])
+        game = record_game(record)
         key = 100_000 * deal["deal"] + 1000 * (len(record["experts"]) == 1)
         for position in range(PLAYERS):
             seat = (record["dealer"] + 1 + position) % PLAYERS

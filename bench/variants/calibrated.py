@@ -15,6 +15,7 @@ from typing import Any
 
 from blackout.bots import expert
 from blackout.core.actions import Bid
+from foresight import features  # bench/ is on the path, as for ab.py
 
 _DEFAULT = "0.245,0.646,1.041,-0.421"
 # Candidates searched less than this share of the most searched one are left as they are:
@@ -23,9 +24,8 @@ _MIN_SHARE = 0.1
 
 
 def calibrated(foreseen: float, bid: int, cards: int, coefficients: list[float]) -> float:
-    a, b, c, d = coefficients
-    p = min(max(foreseen, 0.01), 0.99)
-    z = a + b * math.log(p / (1 - p)) + c * bid / cards + d * (bid == 0)
+    """The make chance the map gives (its inputs as `bench/foresight.py` fits it)."""
+    z = sum(c * x for c, x in zip(coefficients, features(foreseen, bid, cards), strict=True))
     return 1 / (1 + math.exp(-z))
 
 
