@@ -168,38 +168,6 @@ static void split_by_trick(const int *cards, int n, const int *trick, int len, i
     }
 }
 
-/* Experimental (bench/variants/followsure.py): whether a following seat whose sure
- * winners already cover its need leaves a trick it could take only with a card that is
- * not sure, rather than take it and later be forced over its bid. */
-static int follow_sure = 0;
-
-/* How many cards of the hand no other card still in play beats in its suit. */
-static int sure_tricks(uint64_t hand, uint64_t others)
-{
-    int cards[52], n = cards_of(hand, cards), sure = 0;
-    for (int i = 0; i < n; i++)
-        sure += !(others & above(cards[i]));
-    return sure;
-}
-
-/* With the need covered by sure winners: take the trick with a sure card if one of the
- * winners is, else lose it with the highest card that is not sure (the lowest card when
- * every losing card is sure), and take it with the lowest winner when nothing loses. */
-static int keep_to_sure(const int *winners, int n_winners, const int *losers, int n_losers,
-                        uint64_t others, int trump)
-{
-    for (int i = 0; i < n_winners; i++)
-        if (!(others & above(winners[i])))
-            return winners[i];
-    if (!n_losers)
-        return winners[0];
-    int plain[52], n_plain = 0;
-    for (int i = 0; i < n_losers; i++)
-        if (others & above(losers[i]))
-            plain[n_plain++] = losers[i];
-    return n_plain ? highest(plain, n_plain, trump) : lowest(losers, n_losers, trump);
-}
-
 static int choose_card(uint64_t hand, uint64_t others, const int *trick, int len, int trump,
                        int need, int last, int ally_winning)
 {
@@ -211,8 +179,6 @@ static int choose_card(uint64_t hand, uint64_t others, const int *trick, int len
     if (need > 0) {
         if (ally_winning)
             return lowest(cards, n, trump);
-        if (n_winners && follow_sure && sure_tricks(hand, others) >= need)
-            return keep_to_sure(winners, n_winners, losers, n_losers, others, trump);
         if (n_winners)
             return last ? winners[0] : winners[n_winners - 1];
         return lowest(cards, n, trump);
@@ -1162,19 +1128,8 @@ static PyObject *py_replays_basic(PyObject *self, PyObject *args)
     return PyBool_FromLong(fits);
 }
 
-static PyObject *py_set_follow_sure(PyObject *self, PyObject *args)
-{
-    int on;
-    if (!PyArg_ParseTuple(args, "p", &on))
-        return NULL;
-    int was = follow_sure;
-    follow_sure = on;
-    return PyBool_FromLong(was);
-}
-
 static PyMethodDef methods[] = {
     {"play_out", py_play_out, METH_VARARGS, play_out_doc},
-    {"set_follow_sure", py_set_follow_sure, METH_VARARGS, "set_follow_sure(on) -> was"},
     {"basic_card", py_basic_card, METH_VARARGS, basic_card_doc},
     {"habit_card", py_habit_card, METH_VARARGS, habit_card_doc},
     {"play_scores", py_play_scores, METH_VARARGS, play_scores_doc},

@@ -87,4 +87,3 @@ def bid_distribution(
     hand: int, unseen: int, cards: int, players: int, leads_first: bool, trump: int, /
 ) -> list[float]:
     """The chances of taking 0..cards tricks (basic.py's tricks_distribution)."""
-def set_follow_sure(on: bool, /) -> bool: ...

@@ -47,7 +47,6 @@ if TYPE_CHECKING:
                      points: Sequence[float] | None = None, end_tricks: int = 0,
                      rivalry: float = 0.0, weights: Sequence[float] | None = None, /
                      ) -> list[int]: ...
-        def set_follow_sure(self, on: bool, /) -> bool: ...
         def basic_card(self, hand: int, unseen: int, trick: Sequence[int], trump: int,
                        need: int, last: bool, /) -> int: ...
         def habit_card(self, hand: int, others: int, trick: Sequence[int], trump: int,
@@ -207,30 +206,6 @@ def _beaten_by(card: int, others: int) -> tuple[int, int]:
     return above.bit_count(), card % 13
 
 
-#: Experimental (``bench/variants/followsure.py``; the C twin's ``set_follow_sure``):
-#: a following seat whose sure winners already cover its need leaves a trick it could
-#: take only with a card that is not sure, rather than take it and later be forced over.
-FOLLOW_SURE = False
-
-
-def _sure_tricks(hand: int, others: int) -> int:
-    return sum(1 for c in _cards(hand) if _is_master(c, others))
-
-
-def _keep_to_sure(winners: list[int], losers: list[int], others: int, trump: int) -> int:
-    """With the need covered by sure winners: take the trick with a sure winner if one
-    is among those that take it, else lose it with the highest card that is not sure
-    (the lowest when every losing card is sure); take it with the lowest winner when
-    nothing loses."""
-    for card in winners:
-        if _is_master(card, others):
-            return card
-    if not losers:
-        return winners[0]
-    plain = [c for c in losers if not _is_master(c, others)]
-    return _highest(plain, trump) if plain else _lowest(losers, trump)
-
-
 def choose_card(hand: int, others: int, trick: list[int], trump: int, need: int,
                 last: bool, ally_winning: bool) -> int:
     """The policy card: win a trick while ``need`` > 0, duck otherwise.
@@ -247,9 +222,6 @@ def choose_card(hand: int, others: int, trick: list[int], trump: int, need: int,
     if need > 0:
         if ally_winning:
             return _lowest(cards, trump)
-        if winners and FOLLOW_SURE and _sure_tricks(hand, others) >= need:
-            return _keep_to_sure(winners, [c for c in cards if c not in winners], others,
-                                 trump)
         if winners:
             return min(winners) if last else max(winners)
         return _lowest(cards, trump)
