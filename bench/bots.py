@@ -23,6 +23,11 @@ roots (default 8), each searched for 1/K of the budget, their root visit counts 
 the most visited action played, as OpenSpiel's ``MAX_VISIT_COUNT`` does.  Its own
 resampler still shuffles a root's cards among the opponents in every simulation.
 ``--ismcts-root as-is`` plays OpenSpiel's bot exactly as shipped, leak included.
+``--ismcts-root inferred`` draws the redealt roots as the expert draws the deals it
+searches (the others' bids and cards judged by the learnt models, see
+:mod:`blackout.bots.inference`), the time the draw takes out of ISMCTS's clock: OpenSpiel's
+search on the expert's knowledge of the hidden cards, which says how much of a margin is
+the search's and how much the inference's.
 
 Margin per hand = score of the expert seat(s) minus score of the ISMCTS seat(s) (the
 mean over a side when it holds three seats).  Run from the repository root in the
@@ -46,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -57,6 +63,8 @@ import pyspiel
 from ab import make_bot, oh_hell_rules  # bench/ is on the path when run as a script
 from blackout import Deal, Game
 from blackout.arena import mean_interval
+from blackout.bots import tree
+from blackout.bots.expert import ExpertBot
 from blackout.bots.sampling import Sampler
 from blackout.core.actions import BIDS, PLAYS, Action, Bid, Play
 from blackout.core.cards import mask_of
@@ -112,12 +120,14 @@ def mirror_deal(state: pyspiel.State, cards: int) -> Deal:
 
 
 def redeal(os_game: pyspiel.Game, state: pyspiel.State, view: View,
-           rng: random.Random) -> pyspiel.State:
+           rng: random.Random, unplayed: list[int] | None = None) -> pyspiel.State:
     """A state the deciding player cannot tell from ``state``: its own cards, every card
     played and the trump card where they are, the cards it cannot see (``view`` is its
-    view in our engine) dealt afresh, voids respected."""
+    view in our engine) dealt afresh, voids respected (or as ``unplayed`` deals every
+    seat's unplayed cards)."""
     players, cards = view.players_count, view.cards_dealt
-    unplayed = Sampler(view).sample(rng)
+    if unplayed is None:
+        unplayed = Sampler(view).sample(rng)
     played = view.played_by()
     dealt = [[our_card_to_os(c) for c in range(52) if (unplayed[p] | played[p]) >> c & 1]
              for p in range(players)]
@@ -140,14 +150,20 @@ class ISMCTS:
     ``redeals`` 0 plays it as shipped, searching the real state (whose hidden cards its
     resampler leaks, see the module docstring); ``redeals`` K searches K roots with the
     hidden cards dealt afresh, 1/K of the budget each, and plays the action most visited
-    over all of them.
+    over all of them.  With ``inferred`` those roots are drawn as the expert draws the
+    deals it searches (:func:`inferred_roots`): ISMCTS's search on the expert's knowledge
+    of the hidden cards, the time the draw takes out of its budget.
     """
 
     def __init__(self, seed: int, think: float, uct_c: float, final_policy: str,
-                 rollouts: int, simulations: int | None = None, redeals: int = 0) -> None:
+                 rollouts: int, simulations: int | None = None, redeals: int = 0,
+                 inferred: bool = False) -> None:
         evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
         self.redeals = redeals
         self.rng = random.Random(seed)
+        # Only its inference is used: how the others' bids and cards weigh their hands.
+        self.inference = ExpertBot(seed=seed, others="policy", workers=1) if inferred else None
+        self.uct_c, self.think, self.seed = uct_c, think, seed
         if redeals:  # read the visit counts of every root, add them up, play the most visited
             final_policy = "NORMALIZED_VISIT_COUNT"
             think /= redeals
@@ -170,10 +186,17 @@ class ISMCTS:
         if not self.redeals:
             return int(self.bot.step(state))
         visits = dict.fromkeys(legal, 0.0)
-        for _ in range(self.redeals):
-            root = redeal(os_game, state, view, self.rng)
+        bot = self.bot
+        deals: list[list[int] | None] = [None] * self.redeals  # None: redeal() deals afresh
+        if self.inference is not None:
+            started = time.monotonic()
+            deals = list(inferred_roots(self.inference, view, self.redeals, self.rng))
+            left = self.think - (time.monotonic() - started)
+            bot = self._timed_bot(max(left, 0.001) / self.redeals)
+        for unplayed in deals:
+            root = redeal(os_game, state, view, self.rng, unplayed)
             try:
-                policy = self.bot.get_policy(root)
+                policy = bot.get_policy(root)
             except pyspiel.SpielError:  # no simulation ended inside this root's slice
                 continue
             for action, share in policy:
@@ -181,6 +204,34 @@ class ISMCTS:
         if not any(visits.values()):  # a clock too short for even one simulation a root
             return int(self._one_simulation.step(redeal(os_game, state, view, self.rng)))
         return int(max(legal, key=visits.__getitem__))
+
+    def _timed_bot(self, seconds: float) -> Any:
+        """A bot searching each root for ``seconds`` (the clock left after the draw)."""
+        policy = pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT
+        return pyspiel.ISMCTSBot(self.rng.randrange(2**31), self._evaluator, self.uct_c,
+                                 10**7, -1, policy, False, False, seconds)
+
+
+#: The deals the inferred roots are drawn from, in proportion to their weights.
+INFERRED_POOL = 16
+
+
+def inferred_roots(expert: ExpertBot, view: View, roots: int,
+                   rng: random.Random) -> list[list[int]]:
+    """``roots`` deals of the hidden cards drawn as the expert's search draws its pool:
+    each hidden hand to explain its bid, then by what its plays say, the deals kept in
+    proportion to their weights (:func:`blackout.bots.tree.draw_pool`)."""
+    expert.observe(view)
+    models, _weights = expert._models(view)
+    fits, plays, _size = expert._evidence(view, models)
+    sampler = Sampler(view)
+    if fits is None and plays is None:
+        return [sampler.sample(rng) for _ in range(roots)]
+    pool, logs = tree.draw_pool(sampler, rng, fits, plays, INFERRED_POOL)
+    if not logs:
+        return [pool[i % len(pool)] for i in range(roots)]
+    top = max(logs)
+    return rng.choices(pool, [math.exp(log - top) for log in logs], k=roots)
 
 
 def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seats: set[int],
@@ -355,10 +406,12 @@ def main() -> int:
                              "2-core machine under --think; ISMCTS always uses one core)")
     parser.add_argument("--tune", action="store_true",
                         help="run every ISMCTS setting of TUNING on the same deals")
-    parser.add_argument("--ismcts-root", choices=["redealt", "as-is"], default="redealt",
+    parser.add_argument("--ismcts-root", choices=["redealt", "as-is", "inferred"],
+                        default="redealt",
                         help="search ISMCTS from roots with the hidden cards dealt afresh "
-                             "(default), or from the real state as shipped (its resampler "
-                             "then leaks the deal)")
+                             "(default), from the real state as shipped (its resampler "
+                             "then leaks the deal), or from roots drawn as the expert draws "
+                             "its deals (ISMCTS's search on the expert's inference)")
     parser.add_argument("--redeals", type=int, default=8, metavar="K",
                         help="redealt roots per ISMCTS decision (default 8)")
     parser.add_argument("--leak-check", action="store_true",
@@ -369,7 +422,9 @@ def main() -> int:
         return 0
     if args.redeals < 1:
         parser.error("--redeals must be at least 1")
-    redeals = args.redeals if args.ismcts_root == "redealt" else 0
+    redeals = args.redeals if args.ismcts_root != "as-is" else 0
+    if args.ismcts_root == "inferred" and args.simulations is not None:
+        parser.error("--ismcts-root inferred searches on the clock: drop --simulations")
     if redeals and args.final_policy != "MAX_VISIT_COUNT":
         parser.error("redealt roots play the most visited action; --final-policy needs "
                      "--ismcts-root as-is")
@@ -378,7 +433,8 @@ def main() -> int:
     if redeals:  # the roots' visit counts are added up: only the UCB constant is tuned
         grid = [g for g in grid if g["final_policy"] == "MAX_VISIT_COUNT"]
     for settings in grid:
-        settings = {**settings, "simulations": args.simulations, "redeals": redeals}
+        settings = {**settings, "simulations": args.simulations, "redeals": redeals,
+                    "inferred": args.ismcts_root == "inferred"}
         result = run(args.cards, args.deals, args.think, args.seed, settings, args.iterations,
                      args.workers, args.variant, args.first)
         print(json.dumps(result), flush=True)
