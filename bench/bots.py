@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -163,7 +162,7 @@ class ISMCTS:
         self.rng = random.Random(seed)
         # Only its inference is used: how the others' bids and cards weigh their hands.
         self.inference = ExpertBot(seed=seed, others="policy", workers=1) if inferred else None
-        self.uct_c, self.think, self.seed = uct_c, think, seed
+        self.uct_c, self.think = uct_c, think
         if redeals:  # read the visit counts of every root, add them up, play the most visited
             final_policy = "NORMALIZED_VISIT_COUNT"
             think /= redeals
@@ -230,8 +229,7 @@ def inferred_roots(expert: ExpertBot, view: View, roots: int,
     pool, logs = tree.draw_pool(sampler, rng, fits, plays, INFERRED_POOL)
     if not logs:
         return [pool[i % len(pool)] for i in range(roots)]
-    top = max(logs)
-    return rng.choices(pool, [math.exp(log - top) for log in logs], k=roots)
+    return tree._resampled(pool, logs, rng, roots)
 
 
 def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seats: set[int],

@@ -52,9 +52,10 @@ def main() -> int:
         build[view.phase].append(time.monotonic() - started)
         return found
 
-    def weighing(pool: list[list[int]], logs: list[float], rng: Any) -> list[list[int]]:
+    def weighing(pool: list[list[int]], logs: list[float], rng: Any,
+                 k: int | None = None) -> list[list[int]]:
         drawn[:] = [(len(logs), _effective(logs))]  # the pool is weighed before it is used
-        return resampled(pool, logs, rng)
+        return resampled(pool, logs, rng, k)
 
     def counted_search(view: Any, *rest: Any) -> Any:
         stats = search_play(view, *rest)

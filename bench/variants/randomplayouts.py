@@ -10,6 +10,7 @@ from _swap import swapped
 
 from blackout.bots import expert, tree
 from blackout.bots.playout import next_turn
+from blackout.core.cards import cards_in
 from blackout.core.game import playable
 
 # Its own generator, seeded once: a fixed-iteration search stays repeatable in one process.
@@ -25,12 +26,7 @@ def _random_play_out(hands: list[int], trump: int, leader: int, trick: list[int]
         remaining |= hand
     seat = (leader + len(trick)) % n
     while remaining:
-        legal = playable(hands[seat], trick)
-        cards = []
-        while legal:
-            low = legal & -legal
-            legal ^= low
-            cards.append(low.bit_length() - 1)
+        cards = list(cards_in(playable(hands[seat], trick)))
         card = cards[_RNG.randrange(len(cards))]
         hands[seat] &= ~(1 << card)
         remaining &= ~(1 << card)

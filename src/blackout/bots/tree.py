@@ -261,12 +261,13 @@ def draw_pool(sampler: Sampler, rng: random.Random, fits: Fits | None,
     return pool, logs
 
 
-def _resampled(pool: list[list[int]], logs: list[float], rng: random.Random
-               ) -> list[list[int]]:
-    """As many deals drawn from ``pool``, with replacement, each in proportion to the
-    exponential of its log weight in ``logs``."""
+def _resampled(pool: list[list[int]], logs: list[float], rng: random.Random,
+               k: int | None = None) -> list[list[int]]:
+    """``k`` deals (by default as many as ``pool`` holds) drawn from ``pool``, with
+    replacement, each in proportion to the exponential of its log weight in ``logs``."""
     top = max(logs)
-    return rng.choices(pool, [math.exp(log - top) for log in logs], k=len(pool))
+    return rng.choices(pool, [math.exp(log - top) for log in logs],
+                       k=len(pool) if k is None else k)
 
 
 def _run(iterate: Callable[[list[int]], None], deal: Callable[[], list[int]],
