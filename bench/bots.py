@@ -19,9 +19,10 @@ it).  With 7 cards a hand, 23 of the 44 cards a player cannot see are not in pla
 ISMCTS is told which.  So by default (``--ismcts-root redealt``) every ISMCTS decision
 is searched from roots whose hidden cards were dealt afresh from everything the player
 cannot see (voids respected, :class:`blackout.bots.sampling.Sampler`): ``--redeals K``
-roots (default 8), each searched for 1/K of the budget, their root visit counts added,
-the most visited action played, as OpenSpiel's ``MAX_VISIT_COUNT`` does.  Its own
-resampler still shuffles a root's cards among the opponents in every simulation.
+roots (by default its best at 0.5 s a decision: 32 on 7 cards, 8 on 12), each searched
+for 1/K of the budget, their root visit counts added, the most visited action played, as
+OpenSpiel's ``MAX_VISIT_COUNT`` does.  Its own resampler still shuffles a root's cards
+among the opponents in every simulation.
 ``--ismcts-root as-is`` plays OpenSpiel's bot exactly as shipped, leak included.
 ``--ismcts-root inferred`` draws the redealt roots as the expert draws the deals it
 searches (the others' bids and cards judged by the learnt models, see
@@ -211,7 +212,22 @@ class ISMCTS:
                                  10**7, -1, policy, False, False, seconds)
 
 
-#: The deals the inferred roots are drawn from, in proportion to their weights.
+#: Redealt roots a fair ISMCTS decision searches by default, on hands of up to
+#: ``MANY_OUT_OF_PLAY`` cards and on larger ones: its best at the issue's 0.5 s a decision.
+#: On 7 cards (23 of the 44 unseen cards out of play) 32 and 64 roots did equally well and
+#: 8 worse; on 12 cards (3 of 39) 32 did no better than 8 (bench/RESULTS.md,
+#: "Thirty-sixth session"; at 0.05 s 8 did best on 7 cards, "Fifth session").
+REDEALS_SMALL_HANDS, REDEALS_LARGE_HANDS = 32, 8
+MANY_OUT_OF_PLAY = 7
+
+
+def default_redeals(cards: int) -> int:
+    """ISMCTS's best number of redealt roots for hands of ``cards`` cards (see above)."""
+    return REDEALS_SMALL_HANDS if cards <= MANY_OUT_OF_PLAY else REDEALS_LARGE_HANDS
+
+
+#: The fewest deals the inferred roots are drawn from, in proportion to their weights
+#: (at least as many as there are roots).
 INFERRED_POOL = 16
 
 
@@ -226,7 +242,7 @@ def inferred_roots(expert: ExpertBot, view: View, roots: int,
     sampler = Sampler(view)
     if fits is None and plays is None:
         return [sampler.sample(rng) for _ in range(roots)]
-    pool, logs = tree.draw_pool(sampler, rng, fits, plays, INFERRED_POOL)
+    pool, logs = tree.draw_pool(sampler, rng, fits, plays, max(INFERRED_POOL, roots))
     if not logs:
         return [pool[i % len(pool)] for i in range(roots)]
     return tree._resampled(pool, logs, rng, roots)
@@ -410,14 +426,18 @@ def main() -> int:
                              "(default), from the real state as shipped (its resampler "
                              "then leaks the deal), or from roots drawn as the expert draws "
                              "its deals (ISMCTS's search on the expert's inference)")
-    parser.add_argument("--redeals", type=int, default=8, metavar="K",
-                        help="redealt roots per ISMCTS decision (default 8)")
+    parser.add_argument("--redeals", type=int, metavar="K",
+                        help=f"redealt roots per ISMCTS decision (default: its best at "
+                             f"0.5 s a decision, {REDEALS_SMALL_HANDS} on hands of up to "
+                             f"{MANY_OUT_OF_PLAY} cards, {REDEALS_LARGE_HANDS} on larger)")
     parser.add_argument("--leak-check", action="store_true",
                         help="measure how OpenSpiel's resampler deals the hidden cards, and exit")
     args = parser.parse_args()
     if args.leak_check:
         print(json.dumps(leak_check(args.cards, positions=50, samples=40, seed=args.seed)))
         return 0
+    if args.redeals is None:
+        args.redeals = default_redeals(args.cards)
     if args.redeals < 1:
         parser.error("--redeals must be at least 1")
     redeals = args.redeals if args.ismcts_root != "as-is" else 0
