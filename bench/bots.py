@@ -22,7 +22,10 @@ cannot see (voids respected, :class:`blackout.bots.sampling.Sampler`): ``--redea
 roots (by default its best at 0.5 s a decision: 32 on 7 cards, 8 on 12), each searched
 for 1/K of the budget, their root visit counts added, the most visited action played, as
 OpenSpiel's ``MAX_VISIT_COUNT`` does.  Its own resampler still shuffles a root's cards
-among the opponents in every simulation.
+among the opponents in every simulation.  Its UCB constant (``--uct-c``, 5) and one random
+rollout a leaf (``--rollouts``, 1) are also its best measured at 0.5 s a decision with 32
+roots on 7 cards (2.5 and 10 did no better, 4 rollouts worse; bench/RESULTS.md,
+"Thirty-seventh session").
 ``--ismcts-root as-is`` plays OpenSpiel's bot exactly as shipped, leak included.
 ``--ismcts-root inferred`` draws the redealt roots as the expert draws the deals it
 searches (the others' bids and cards judged by the learnt models, see
@@ -405,7 +408,8 @@ def main() -> int:
                         help="play a module's ExpertBot (on PYTHONPATH) instead of the "
                              "shipped expert; 'cheat': the shipped expert shown every "
                              "hand (a ceiling for what inference can give)")
-    parser.add_argument("--uct-c", type=float, default=5.0)
+    parser.add_argument("--uct-c", type=float, default=5.0,
+                        help="ISMCTS's UCB constant (default 5, its best measured)")
     parser.add_argument("--final-policy", default="MAX_VISIT_COUNT",
                         choices=["MAX_VISIT_COUNT", "MAX_VALUE", "NORMALIZED_VISIT_COUNT"])
     parser.add_argument("--rollouts", type=int, default=1,
