@@ -13,7 +13,7 @@ points or with ISMCTS's::
 
     .venv/bin/python bench/bid_split.py RUN.jsonl [RUN.jsonl ...]
 
-The files are `bench/bots.py`'s output (one line a deal; its summary lines are skipped).
+The files are `bench/bots.py`'s output, read by `bench/runs.py`.
 Runs on the same deals are pooled as independent deals.
 """
 
@@ -23,26 +23,25 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from ab import oh_hell_rules  # bench/ is on the path when run as a script
 from blackout.arena import mean_interval
 from blackout.core.scoring import player_points
+from runs import RunFileError, deal_records
 
 GROUPS = ("same bid", "expert bid higher", "expert bid lower")
 
 
-def split(lines: list[str]) -> dict[str, Any]:
+def split(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Each group's seat-hands, exact bids and points difference per deal."""
     by_deal: dict[str, list[float]] = defaultdict(list)  # per deal: the group's total
     seats: dict[str, int] = defaultdict(int)
     exact: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     points = {"expert": 0, "ismcts": 0}  # every seat-hand's points, by who held the cards
     deals = 0
-    for line in lines:
-        record = json.loads(line)
-        if "games" not in record:
-            continue  # a run's summary
+    for record in records:
         deals += 1
         totals: dict[str, float] = defaultdict(float)
         first, second = record["games"]
@@ -91,18 +90,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="bench/bots.py output files (JSON lines)")
     args = parser.parse_args()
-    lines: list[str] = []
-    for path in args.runs:
-        try:
-            with open(path, encoding="utf-8") as file:
-                lines.extend(line for line in file if line.strip())
-        except OSError as error:
-            parser.error(f"cannot read {path}: {error.strerror}")
     try:
-        print(json.dumps(split(lines), indent=1))
-    except (ValueError, KeyError, TypeError) as error:
-        print(f"not bench/bots.py output: {error}", file=sys.stderr)
+        found = split(deal_records(args.runs))
+    except OSError as error:
+        parser.error(f"cannot read {error.filename}: {error.strerror}")
+    except RunFileError as error:  # it names the file and line
+        print(f"bid_split.py: {error}", file=sys.stderr)
         return 2
+    except (ValueError, KeyError, IndexError, TypeError) as error:
+        print(f"bid_split.py: not bench/bots.py output ({error!r})", file=sys.stderr)
+        return 2
+    print(json.dumps(found, indent=1))
     return 0
 
 

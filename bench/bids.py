@@ -32,20 +32,9 @@ from blackout.bots.expert import ExpertBot, _guess_bid, _trump_of
 from blackout.bots.playout import NO_TRUMP
 from blackout.core.actions import BIDS, Bid
 from blackout.core.cards import Suit, cards_in
+from runs import games
 
 PLAYERS = 4
-
-
-def games(paths: list[str]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(deal line, game record) of every game in the files, in order."""
-    found = []
-    for path in paths:
-        with open(path) as lines:
-            for line in lines:
-                if line.startswith('{"deal"'):
-                    deal = json.loads(line)
-                    found += [(deal, game) for game in deal["games"] if "hands" in game]
-    return found
 
 
 def record_game(record: dict[str, Any], cards: int | None = None) -> Game:

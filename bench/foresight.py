@@ -38,11 +38,12 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ab import oh_hell_rules  # bench/ is on the path when run as a script
-from bids import PLAYERS, games, record_game
+from bids import PLAYERS, record_game
 from blackout import Game
 from blackout.bots.expert import ExpertBot
 from blackout.core.actions import BIDS, Bid
 from blackout.core.view import View
+from runs import games
 
 # A random bid is drawn among the candidates whose foreseen mean points are within this
 # of the best one's: a bid a player might make, not any bid at all.

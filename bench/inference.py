@@ -51,7 +51,6 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bids import games  # bench/ is on the path when run as a script
 from blackout.arena import mean_interval
 from blackout.bots import inference
 from blackout.bots.expert import LEARNT_POOL, ExpertBot
@@ -61,6 +60,7 @@ from blackout.bots.tree import draw_pool
 from blackout.core.cards import SUIT_MASKS, cards_in
 from blackout.core.view import View
 from regret import positions
+from runs import games  # bench/ is on the path when run as a script
 
 OUT = -1  # the place of a card left out of play
 

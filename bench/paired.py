@@ -1,11 +1,11 @@
 """Two versions of a `bench/bots.py` run on the same deals, compared deal by deal.
 
-Each side is one or more run files (`bench/bots.py`'s output, one line a deal; summary
-lines are skipped), joined with commas, for example a run's two halves.  It prints each
-side's margin a hand (mean and 95% interval over its deals) and the difference of the
-two, paired by deal: the same cards played by both versions, so the luck of the deal
-cancels.  Deals are matched by their number and must hold the same cards on both sides
-(the same ``--seed``); a side's deal missing on the other is left out of the pairing::
+Each side is one or more run files (`bench/bots.py`'s output, read by `bench/runs.py`),
+joined with commas, for example a run's two halves.  It prints each side's margin a hand
+(mean and 95% interval over its deals) and the difference of the two, paired by deal: the
+same cards played by both versions, so the luck of the deal cancels.  Deals are matched by
+their number and must hold the same cards on both sides (the same ``--seed``); a side's
+deal missing on the other is left out of the pairing::
 
     .venv/bin/python bench/paired.py RUN_A0.jsonl,RUN_A50.jsonl RUN_B0.jsonl,RUN_B50.jsonl
 """
@@ -13,11 +13,11 @@ cancels.  Deals are matched by their number and must hold the same cards on both
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from blackout.arena import Interval, mean_interval
+from runs import RunFileError, deal_records  # bench/ is on the path as a script
 
 
 class DealMismatch(ValueError):
@@ -28,18 +28,10 @@ def read_side(paths: list[str]) -> dict[int, dict[str, Any]]:
     """Every deal of a side's run files, by its number (a later file's deal of the same
     number is refused: the files should be a run's parts)."""
     deals: dict[int, dict[str, Any]] = {}
-    for path in paths:
-        with open(path, encoding="utf-8") as lines:
-            for line in lines:
-                if not line.startswith("{"):
-                    continue  # a progress line
-                record = json.loads(line)
-                if "deal" not in record:
-                    continue  # the run's summary
-                if record["deal"] in deals:
-                    raise DealMismatch(f"deal {record['deal']} is in {path} and in an "
-                                       "earlier file of the same side")
-                deals[record["deal"]] = record
+    for record in deal_records(paths):
+        if record["deal"] in deals:
+            raise DealMismatch(f"deal {record['deal']} is twice in the same side's files")
+        deals[record["deal"]] = record
     return deals
 
 
@@ -70,8 +62,11 @@ def main() -> int:
     args = parser.parse_args()
     try:
         found = compare(read_side(args.first.split(",")), read_side(args.second.split(",")))
-    except (OSError, DealMismatch, json.JSONDecodeError) as error:
+    except (OSError, DealMismatch, RunFileError) as error:
         print(f"paired.py: {error}", file=sys.stderr)
+        return 2
+    except (KeyError, IndexError, TypeError) as error:
+        print(f"paired.py: not bench/bots.py output ({error!r})", file=sys.stderr)
         return 2
     for name, interval in found.items():
         label = "first - second" if name == "paired" else name

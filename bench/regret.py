@@ -38,12 +38,13 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ab import make_bot  # bench/ is on the path when run as a script
-from bids import PLAYERS, games, record_game
+from bids import PLAYERS, record_game
 from blackout import Game
 from blackout.arena import mean_interval
 from blackout.bots.expert import ExpertBot
 from blackout.core.actions import BIDS, PLAYS, Action
 from blackout.core.view import View
+from runs import games
 
 
 def positions(records: list[str], bids: bool) -> Iterator[tuple[int, View, tuple[int | None, ...]]]:

@@ -1,0 +1,49 @@
+"""Reading `bench/bots.py` run files, the one way every bench tool reads them.
+
+A run file holds one JSON line a deal (``{"deal": N, "margin": ..., "games": [...]}``),
+then the run's summary line (no ``"deal"``).  Progress lines (``deal 3/50: ...``) go to
+stderr, but a file that caught them too is still read: they are skipped, as is a blank
+line.  Anything else is refused with the file and line that is wrong.
+
+This module needs neither OpenSpiel nor the bots, so the tools that only count (such as
+`bench/paired.py` and `bench/bid_split.py`) stay light.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+
+class RunFileError(ValueError):
+    """A line of a run file that is not `bench/bots.py` output."""
+
+
+def deal_records(paths: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Every deal's record in the files, in order (an unreadable file raises OSError)."""
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for number, line in enumerate(lines, 1):
+                if not line.startswith("{"):
+                    continue  # a progress line or a blank one
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise RunFileError(f"{path}:{number}: not a JSON line ({error.msg})"
+                                       ) from None
+                if "deal" not in record:
+                    continue  # the run's summary
+                if not isinstance(record.get("games"), list):
+                    raise RunFileError(f"{path}:{number}: deal {record['deal']} has no "
+                                       "games: not bench/bots.py output")
+                yield record
+
+
+def games(paths: Iterable[str]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """(deal record, game record) of every game in the files that holds its hands, in
+    order (runs older than the hands' recording have none)."""
+    for deal in deal_records(paths):
+        for game in deal["games"]:
+            if "hands" in game:
+                yield deal, game

@@ -1,0 +1,97 @@
+"""The bench tools that read bench/bots.py runs, all through bench/runs.py: paired.py pairs
+two versions' runs deal by deal and refuses runs whose deals of the same number hold
+different cards; bid_split.py splits a run's margin by bids; every tool skips progress and
+summary lines and names the file and line of anything else."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _deal(number: int, margin: float, turn_up: int = 7) -> str:
+    """One deal's line as bench/bots.py prints it (the fields the tools read)."""
+    game = {"dealer": number % 4, "hands": [1, 2, 4, 8], "turn_up": turn_up,
+            "bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0], "experts": [0, 2]}
+    return json.dumps({"deal": number, "margin": margin, "games": [game, game]})
+
+
+def _write(path: Path, lines: list[str]) -> str:
+    # A progress line and a summary line, as in a real run, are to be skipped.
+    path.write_text("\n".join(["deal 1/2: margin +1.0 (1 expert)", *lines,
+                               json.dumps({"margin_both": 0.0})]) + "\n")
+    return str(path)
+
+
+def _bench(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, f"bench/{tool}", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+def _paired(*args: str) -> subprocess.CompletedProcess[str]:
+    return _bench("paired.py", *args)
+
+
+def test_the_difference_is_taken_deal_by_deal(tmp_path: Path) -> None:
+    first = [_write(tmp_path / "a0", [_deal(0, 2.0), _deal(1, 4.0)]),
+             _write(tmp_path / "a2", [_deal(2, 6.0)])]
+    second = _write(tmp_path / "b", [_deal(0, 1.0), _deal(1, 2.0), _deal(2, 6.0),
+                                     _deal(3, 9.0)])
+    done = _paired(",".join(first), second)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["first:", "+4.00", "±", "4.97", "over", "3", "deals"]
+    assert lines[1].split()[1:] == ["+4.50", "±", "5.88", "over", "4", "deals"]
+    # Only the three deals both played: differences 1, 2 and 0.
+    assert lines[2].split()[:3] == ["first", "-", "second:"]
+    assert lines[2].split()[3:] == ["+1.00", "±", "2.48", "over", "3", "deals"]
+
+
+def test_runs_of_other_cards_are_refused(tmp_path: Path) -> None:
+    first = _write(tmp_path / "a", [_deal(0, 2.0)])
+    second = _write(tmp_path / "b", [_deal(0, 1.0, turn_up=8)])
+    done = _paired(first, second)
+    assert done.returncode == 2
+    assert "deal 0 holds different cards" in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    done = _paired(str(tmp_path / "none"), str(tmp_path / "none"))
+    assert done.returncode == 2 and "none" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_line_that_is_not_a_run_is_named_by_file_and_line(tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    broken.write_text(_deal(0, 1.0) + "\n" + '{"deal": 1, "margin": ' + "\n")
+    for tool, args in (("paired.py", [str(broken), str(broken)]),
+                       ("bid_split.py", [str(broken)])):
+        done = _bench(tool, *args)
+        assert done.returncode == 2, tool
+        assert f"{broken}:2: not a JSON line" in done.stderr, tool
+        assert "Traceback" not in done.stderr and not done.stdout, tool
+
+
+def test_bid_split_compares_the_same_cards_seat_by_seat(tmp_path: Path) -> None:
+    # One card each.  Seat 0 held by the expert in the first game bids 1 and takes the
+    # trick (11 points); ISMCTS on its cards bids 0 and takes it too (1 point).  The three
+    # other seats bid 0 and take nothing under both (10 points each).
+    first = {"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0], "experts": [0, 2]}
+    second = {"bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0], "experts": [1, 3]}
+    run = _write(tmp_path / "run", [json.dumps({"deal": 0, "margin": 2.5,
+                                                "games": [first, second]})])
+    done = _bench("bid_split.py", run)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["deals"] == 1 and found["seat_hands"] == 4
+    assert found["points_a_seat_hand"] == {"expert": 10.25, "ismcts": 7.75}
+    higher = found["groups"]["expert bid higher"]
+    assert (higher["share"], higher["exact_expert"], higher["exact_ismcts"]) == (0.25, 1, 0)
+    assert higher["points_a_seat_hand"] == 10
+    assert found["groups"]["same bid"]["points_a_seat_hand"] == 0
+    assert "expert bid lower" not in found["groups"]
