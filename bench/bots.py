@@ -23,9 +23,10 @@ roots (by default its best at 0.5 s a decision: 32 on 7 cards, 8 on 12), each se
 for 1/K of the budget, their root visit counts added, the most visited action played, as
 OpenSpiel's ``MAX_VISIT_COUNT`` does.  Its own resampler still shuffles a root's cards
 among the opponents in every simulation.  Its UCB constant (``--uct-c``, 5) and one random
-rollout a leaf (``--rollouts``, 1) are also its best measured at 0.5 s a decision with 32
-roots on 7 cards (2.5 and 10 did no better, 4 rollouts worse; bench/RESULTS.md,
-"Thirty-seventh session").
+rollout a leaf (``--rollouts``, 1) are also its best measured at 0.5 s a decision: with 32
+roots on 7 cards 2.5 and 10 did no better and 4 rollouts worse, with 8 roots on 12 cards
+none of them did measurably better (bench/RESULTS.md, "Thirty-seventh session" and
+"Thirty-eighth session").
 ``--ismcts-root as-is`` plays OpenSpiel's bot exactly as shipped, leak included.
 ``--ismcts-root inferred`` draws the redealt roots as the expert draws the deals it
 searches (the others' bids and cards judged by the learnt models, see
