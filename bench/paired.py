@@ -28,10 +28,12 @@ def read_side(paths: list[str]) -> dict[int, dict[str, Any]]:
     """Every deal of a side's run files, by its number (a later file's deal of the same
     number is refused: the files should be a run's parts)."""
     deals: dict[int, dict[str, Any]] = {}
-    for record in deal_records(paths):
-        if record["deal"] in deals:
-            raise DealMismatch(f"deal {record['deal']} is twice in the same side's files")
-        deals[record["deal"]] = record
+    for path in paths:
+        for record in deal_records([path]):
+            if record["deal"] in deals:
+                raise DealMismatch(f"deal {record['deal']} is in {path} and in an "
+                                   "earlier file of the same side")
+            deals[record["deal"]] = record
     return deals
 
 

@@ -95,3 +95,11 @@ def test_bid_split_compares_the_same_cards_seat_by_seat(tmp_path: Path) -> None:
     assert higher["points_a_seat_hand"] == 10
     assert found["groups"]["same bid"]["points_a_seat_hand"] == 0
     assert "expert bid lower" not in found["groups"]
+
+
+def test_a_deal_twice_on_one_side_is_refused(tmp_path: Path) -> None:
+    half = _write(tmp_path / "half", [_deal(0, 2.0)])
+    done = _paired(f"{half},{half}", half)
+    assert done.returncode == 2
+    assert f"deal 0 is in {half} and in an earlier file" in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
