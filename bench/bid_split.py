@@ -29,7 +29,7 @@ from typing import Any
 from ab import oh_hell_rules  # bench/ is on the path when run as a script
 from blackout.arena import mean_interval
 from blackout.core.scoring import player_points
-from runs import RunFileError, deal_records
+from runs import RunFileError, deal_records, print_for_reader
 
 GROUPS = ("same bid", "expert bid higher", "expert bid lower")
 
@@ -100,7 +100,7 @@ def main() -> int:
     except (ValueError, KeyError, IndexError, TypeError) as error:
         print(f"bid_split.py: not bench/bots.py output ({error!r})", file=sys.stderr)
         return 2
-    print(json.dumps(found, indent=1))
+    print_for_reader(json.dumps(found, indent=1))
     return 0
 
 

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from blackout.arena import Interval, mean_interval
-from runs import RunFileError, deal_records  # bench/ is on the path as a script
+from runs import RunFileError, deal_records, print_for_reader  # bench/ is on the path as a script
 
 
 class DealMismatch(ValueError):
@@ -70,10 +70,12 @@ def main() -> int:
     except (KeyError, IndexError, TypeError) as error:
         print(f"paired.py: not bench/bots.py output ({error!r})", file=sys.stderr)
         return 2
+    lines = []
     for name, interval in found.items():
         label = "first - second" if name == "paired" else name
-        print(f"{label:>15}: {interval.mean:+.2f} ± {interval.half_width:.2f} "
-              f"over {interval.n} deals")
+        lines.append(f"{label:>15}: {interval.mean:+.2f} ± {interval.half_width:.2f} "
+                     f"over {interval.n} deals")
+    print_for_reader("\n".join(lines))
     return 0
 
 

@@ -6,12 +6,15 @@ stderr, but a file that caught them too is still read: they are skipped, as is a
 line.  Anything else is refused with the file and line that is wrong.
 
 This module needs neither OpenSpiel nor the bots, so the tools that only count (such as
-`bench/paired.py` and `bench/bid_split.py`) stay light.
+`bench/paired.py` and `bench/bid_split.py`) stay light; they print their answers with
+:func:`print_for_reader`, which lets a reader stop early (``| head``) without a traceback.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -47,3 +50,14 @@ def games(paths: Iterable[str]) -> Iterator[tuple[dict[str, Any], dict[str, Any]
         for game in deal["games"]:
             if "hands" in game:
                 yield deal, game
+
+
+def print_for_reader(text: str) -> None:
+    """Print a tool's answer; a reader that stops early (``paired.py a b | head -1``)
+    ends the output quietly, as it does for any command-line tool, not in a
+    BrokenPipeError traceback."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        # Python would meet the closed pipe again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

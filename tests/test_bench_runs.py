@@ -1,7 +1,8 @@
 """The bench tools that read bench/bots.py runs, all through bench/runs.py: paired.py pairs
 two versions' runs deal by deal and refuses runs whose deals of the same number hold
 different cards; bid_split.py splits a run's margin by bids; every tool skips progress and
-summary lines and names the file and line of anything else."""
+summary lines and names the file and line of anything else; paired.py and bid_split.py end
+quietly when their reader stops early."""
 
 from __future__ import annotations
 
@@ -103,3 +104,16 @@ def test_a_deal_twice_on_one_side_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert f"deal 0 is in {half} and in an earlier file" in done.stderr
     assert "Traceback" not in done.stderr and not done.stdout
+
+
+def test_a_reader_that_stops_early_ends_the_output_quietly(tmp_path: Path) -> None:
+    # `paired.py a b | head -1`: the pipe is closed before the tool writes its answer.
+    run = _write(tmp_path / "a", [_deal(0, 2.0)])
+    for tool, args in (("paired.py", [run, run]), ("bid_split.py", [run])):
+        tool_run = subprocess.Popen([sys.executable, f"bench/{tool}", *args], cwd=ROOT,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert tool_run.stdout is not None and tool_run.stderr is not None
+        tool_run.stdout.close()
+        errors = tool_run.stderr.read()
+        assert tool_run.wait(timeout=60) == 0, errors
+        assert not errors, errors
