@@ -421,20 +421,6 @@ static void solve(const Endgame *e, uint64_t *hands, int leader, int *trick, int
  * ``weights``); the last two see ``deck``, the cards nobody holds, as possibly held.
  * With an ``endgame`` (not NULL) the last ``end_tricks`` tricks are solved exactly (see
  * solve). */
-static uint64_t next_random(uint64_t *state);
-
-static double play_epsilon = 0.0;
-static uint64_t play_state = 1;
-
-static int random_card(uint64_t legal)
-{
-    int count = popcount(legal);
-    int pick = (int)(next_random(&play_state) % (uint64_t)count);
-    while (pick--)
-        legal &= legal - 1;
-    return __builtin_ctzll(legal);
-}
-
 static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, int len,
                      int *won, const int *targets, int teams, int greedy, const int *models,
                      uint64_t deck, const double *weights, const Endgame *endgame,
@@ -465,10 +451,7 @@ static void play_out(uint64_t *hands, int n, int trump, int leader, int *trick, 
         if (teams && len && targets[(seat + 2) % 4] != NO_TRICK)
             ally_winning = (leader + trick_winner_position(trick, len, trump)) % n == (seat + 2) % 4;
         int card;
-        if (play_epsilon > 0.0 && models[seat] == POLICY
-            && (double)(next_random(&play_state) >> 11) * 0x1.0p-53 < play_epsilon)
-            card = random_card(playable(hand, trick, len));
-        else if (models[seat] == BASIC)
+        if (models[seat] == BASIC)
             card = basic_card(hand, (remaining & ~hand) | deck, trick, len, trump,
                               target - won[seat], len == n - 1);
         else if (models[seat] == HABIT)
@@ -867,17 +850,6 @@ static PyObject *py_play_out(PyObject *self, PyObject *args)
     return result;
 }
 
-static PyObject *py_set_epsilon(PyObject *self, PyObject *args)
-{
-    double epsilon;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "dK", &epsilon, &seed))
-        return NULL;
-    play_epsilon = epsilon;
-    play_state = seed;
-    Py_RETURN_NONE;
-}
-
 PyDoc_STRVAR(winner_doc, "trick_winner_position(cards, trump) -> int");
 
 static PyObject *py_trick_winner_position(PyObject *self, PyObject *args)
@@ -1158,7 +1130,6 @@ static PyObject *py_replays_basic(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"play_out", py_play_out, METH_VARARGS, play_out_doc},
-    {"set_epsilon", py_set_epsilon, METH_VARARGS, "set_epsilon(epsilon, seed): bench only"},
     {"basic_card", py_basic_card, METH_VARARGS, basic_card_doc},
     {"habit_card", py_habit_card, METH_VARARGS, habit_card_doc},
     {"play_scores", py_play_scores, METH_VARARGS, play_scores_doc},

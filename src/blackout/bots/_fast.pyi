@@ -29,10 +29,6 @@ def play_out(
 ) -> list[int]:
     """The tricks each seat won at the end of the hand (see playout.play_out)."""
 
-def set_epsilon(epsilon: float, seed: int, /) -> None:
-    """Bench only (bench/variants/epsplayouts.py): from now on, each POLICY seat of a
-    play-out plays a uniformly drawn legal card with chance ``epsilon``."""
-
 def basic_card(
     hand: int, unseen: int, trick: Sequence[int], trump: int, need: int, last: bool, /
 ) -> int:
