@@ -10,7 +10,7 @@ that seat holds, so what it backs up is the card that seat plays on average over
 deals, not the card it plays with the cards it holds; the bias makes each seat's choice
 lean, deal by deal, on its own hand, a cheap step towards a tree per player.
 ``BLACKOUT_PRIOR_SEATS`` = ``others`` (default) biases the other seats only, ``all``
-the deciding seat's later cards too."""
+the deciding seat's own cards too (the one it decides and its later ones; not measured)."""
 
 from __future__ import annotations
 
