@@ -25,6 +25,7 @@ from _swap import swapped
 from blackout.bots import expert, tree
 from blackout.bots.inference import Models
 from blackout.bots.playout import _fast, play_features
+from blackout.core.cards import cards_in
 
 _MODELS = Models.shipped()
 assert _MODELS is not None, "needs the learnt models shipped with the package"
@@ -55,12 +56,7 @@ def _chances(line: Any, seat: int, hand: int, trick: list[int], won: list[int],
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
-    cards = []
-    while legal:
-        low = legal & -legal
-        legal ^= low
-        cards.append(low.bit_length() - 1)
-    return {card: e / total for card, e in zip(cards, exps, strict=True)}
+    return {card: e / total for card, e in zip(cards_in(legal), exps, strict=True)}
 
 
 def _modelled(self: Any, seat: int, hand: int, trick: list[int], won: list[int],
