@@ -13,5 +13,6 @@ THINK_SCALE = float(os.environ.get("BLACKOUT_THINK_SCALE", "0.5"))
 
 
 class ExpertBot(expert.ExpertBot):
-    def __init__(self, seed: int | None = None, think: float = 1.0, **options: Any) -> None:
-        super().__init__(seed=seed, think=think * THINK_SCALE, **options)
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.think *= THINK_SCALE  # the shipped default too, not a copy of it
