@@ -1,6 +1,7 @@
 """The bench tools that read bench/bots.py runs, all through bench/runs.py: paired.py pairs
 two versions' runs deal by deal and refuses runs whose deals of the same number hold
-different cards; bid_split.py splits a run's margin by bids; every tool skips progress and
+different cards; bid_split.py splits a run's margin by bids; out_of_reach.py finds where an
+expert's bid goes out of reach and what its rivals then make; every tool skips progress and
 summary lines and names the file and line of anything else; paired.py and bid_split.py end
 quietly when their reader stops early."""
 
@@ -117,3 +118,36 @@ def test_a_reader_that_stops_early_ends_the_output_quietly(tmp_path: Path) -> No
         _, errors = tool_run.communicate(timeout=60)
         assert tool_run.returncode == 0, errors
         assert not errors, errors
+
+
+def _three_card_record(experts: list[int]) -> dict[str, object]:
+    """A 3-card deal as bench/bots.py records it: spades are trump and seat 1, who leads,
+    holds the top three; every seat bids 0 and plays its cards in order, so seat 1's bid is
+    out of reach once it takes the first trick, with two cards still in its hand."""
+    from blackout.core.cards import Card
+
+    hands = [["2C", "3C", "4C"], ["AS", "KS", "QS"], ["2D", "3D", "4D"], ["2H", "3H", "4H"]]
+    plays = [hands[seat][trick] for trick in range(3) for seat in (1, 2, 3, 0)]
+    return {"dealer": 0, "turn_up": int(Card.parse("5S")), "bids": [0, 0, 0, 0],
+            "tricks": [0, 3, 0, 0], "experts": experts,
+            "hands": [sum(1 << Card.parse(card) for card in hand) for hand in hands],
+            "plays": [int(Card.parse(card)) for card in plays]}
+
+
+def test_out_of_reach_finds_the_first_card_played_with_the_bid_lost(tmp_path: Path) -> None:
+    record = _three_card_record(experts=[1, 2])
+    run = _write(tmp_path / "run", [json.dumps({"deal": deal, "margin": 0.0,
+                                                "games": [record, record]})
+                                    for deal in (0, 1)])
+    done = _bench("out_of_reach.py", run)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    # Two expert seat-hands in each of four games; only seat 1's bid goes out of reach,
+    # at its second card, and its three rivals all make their bids of 0.
+    assert found["expert_seat_hands"] == 8 and found["out_of_reach"] == 4
+    assert found["share"] == 0.5 and found["rivals_exact"] == 1.0
+    assert found["by_cards_left"] == {"2": {"seat_hands": 4, "rivals_exact": 1.0}}
+    unplayed = _write(tmp_path / "old", [_deal(0, 1.0)])  # a run without the plays
+    done = _bench("out_of_reach.py", unplayed)
+    assert done.returncode == 2 and "no plays" in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
