@@ -20,7 +20,6 @@ Runs on the same deals are pooled as independent deals.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import defaultdict
 from collections.abc import Iterable
@@ -29,7 +28,7 @@ from typing import Any
 from ab import oh_hell_rules  # bench/ is on the path when run as a script
 from blackout.arena import mean_interval
 from blackout.core.scoring import player_points
-from runs import RunFileError, deal_records, print_for_reader
+from runs import answer, deal_records
 
 GROUPS = ("same bid", "expert bid higher", "expert bid lower")
 
@@ -90,18 +89,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="bench/bots.py output files (JSON lines)")
     args = parser.parse_args()
-    try:
-        found = split(deal_records(args.runs))
-    except OSError as error:
-        parser.error(f"cannot read {error.filename}: {error.strerror}")
-    except RunFileError as error:  # it names the file and line
-        print(f"bid_split.py: {error}", file=sys.stderr)
-        return 2
-    except (ValueError, KeyError, IndexError, TypeError) as error:
-        print(f"bid_split.py: not bench/bots.py output ({error!r})", file=sys.stderr)
-        return 2
-    print_for_reader(json.dumps(found, indent=1))
-    return 0
+    return answer("bid_split.py", parser, lambda: split(deal_records(args.runs)), indent=1)
 
 
 if __name__ == "__main__":

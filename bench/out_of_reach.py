@@ -27,7 +27,6 @@ The files are `bench/bots.py`'s output (with the plays), read by `bench/runs.py`
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -37,7 +36,7 @@ from bids import PLAYERS, record_game  # bench/ is on the path when run as a scr
 from blackout.core.actions import BIDS, PLAYS
 from blackout.core.scoring import made_bid
 from blackout.core.view import View
-from runs import RunFileError, games, print_for_reader
+from runs import RunFileError, answer, games
 
 
 def out_of_reach(view: View) -> bool:
@@ -64,8 +63,10 @@ def _expert_turns(paths: Iterable[str]
             raise RunFileError("these runs hold no plays; make them with this version of "
                                "bench/bots.py")
         game = record_game(record)
-        for position in range(PLAYERS):
-            game.apply(BIDS[record["bids"][(record["dealer"] + 1 + position) % PLAYERS]])
+        while game.phase == "bid":  # in the order the engine asks for the bids
+            bidder = game.to_move
+            assert bidder is not None
+            game.apply(BIDS[record["bids"][bidder]])
         for index, card in enumerate(record["plays"]):
             seat = game.to_move
             assert seat is not None
@@ -90,13 +91,14 @@ def count(paths: Iterable[str]) -> dict[str, Any]:
             rivals_exact[left] += sum(record["bids"][s] == record["tricks"][s]
                                       for s in range(PLAYERS) if s != seat)
     seat_hands, states = sum(games_seen.values()), sum(reached.values())
+    rivals = PLAYERS - 1
     return {"expert_seat_hands": seat_hands, "out_of_reach": states,
             "share": round(states / seat_hands, 4) if seat_hands else 0.0,
-            "rivals_exact": round(sum(rivals_exact.values()) / (3 * states), 4) if states
-            else None,
+            "rivals_exact": (round(sum(rivals_exact.values()) / (rivals * states), 4)
+                             if states else None),
             "by_cards_left": {
                 left: {"seat_hands": reached[left],
-                       "rivals_exact": round(rivals_exact[left] / (3 * reached[left]), 4)}
+                       "rivals_exact": round(rivals_exact[left] / (rivals * reached[left]), 4)}
                 for left in sorted(reached)}}
 
 
@@ -128,20 +130,14 @@ def main() -> int:
     parser.add_argument("--choices", type=int, metavar="N",
                         help="also compare the spoiler's choices at N iterations")
     args = parser.parse_args()
-    try:
+
+    def work() -> dict[str, Any]:
         found = count(args.runs)
         if args.choices:
             found["choices"] = choices(args.runs, args.choices)
-    except OSError as error:
-        parser.error(f"cannot read {error.filename}: {error.strerror}")
-    except RunFileError as error:  # it names the file and line
-        print(f"out_of_reach.py: {error}", file=sys.stderr)
-        return 2
-    except (ValueError, KeyError, IndexError, TypeError) as error:
-        print(f"out_of_reach.py: not bench/bots.py output ({error!r})", file=sys.stderr)
-        return 2
-    print_for_reader(json.dumps(found))
-    return 0
+        return found
+
+    return answer("out_of_reach.py", parser, work)
 
 
 if __name__ == "__main__":

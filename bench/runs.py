@@ -12,10 +12,11 @@ This module needs neither OpenSpiel nor the bots, so the tools that only count (
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 
@@ -61,3 +62,22 @@ def print_for_reader(text: str) -> None:
     except BrokenPipeError:
         # Python would meet the closed pipe again when it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def answer(tool: str, parser: argparse.ArgumentParser, work: Callable[[], Any],
+           indent: int | None = None) -> int:
+    """Print what ``work`` finds as JSON (:func:`print_for_reader`) and return the exit
+    status: a file that cannot be read is a usage error, and a line or record that is not
+    `bench/bots.py` output is named (status 2), with no traceback."""
+    try:
+        found = work()
+    except OSError as error:
+        parser.error(f"cannot read {error.filename}: {error.strerror}")
+    except RunFileError as error:  # it names the file and line
+        print(f"{tool}: {error}", file=sys.stderr)
+        return 2
+    except (ValueError, KeyError, IndexError, TypeError) as error:
+        print(f"{tool}: not bench/bots.py output ({error!r})", file=sys.stderr)
+        return 2
+    print_for_reader(json.dumps(found, indent=indent))
+    return 0
