@@ -34,6 +34,12 @@ searches (the others' bids and cards judged by the learnt models, see
 search on the expert's knowledge of the hidden cards, which says how much of a margin is
 the search's and how much the inference's.
 
+Every deal is a game of one hand, and by default every game gets new experts.  With
+``--match`` an expert seat is played from deal to deal by the bot that played it at the
+same table (the same seats experts), which takes in each hand it ends as it takes in the
+hands of a game (:func:`learn_the_hand`): a match against the same players, in which it
+learns their habits.
+
 Margin per hand = score of the expert seat(s) minus score of the ISMCTS seat(s) (the
 mean over a side when it holds three seats).  Run from the repository root in the
 venv that has open_spiel and blackout::
@@ -256,15 +262,22 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
               think: float, ismcts_settings: dict[str, Any], seed: int,
               iterations: int | None = None,
               workers: int | None = None, variant: str | None = None,
+              kept: dict[tuple[frozenset[int], int], Any] | None = None,
               ) -> tuple[list[int], float, float, dict[str, Any]]:
     """Play one deal; return the scores, mean decision seconds (expert, ISMCTS), and
-    the hand's record (dealer, bids, tricks)."""
+    the hand's record (dealer, bids, tricks).  With ``kept`` (``--match``) an expert
+    seat is played by the bot that played it at the same table before (the same seats
+    experts), which learns each hand it ends, as it learns the hands of a game."""
     state = deal_openspiel(os_game, random.Random(deal_rng_seed))
     deal = mirror_deal(state, cards)
     game = Game.new(oh_hell_rules(cards), [f"p{i}" for i in range(PLAYERS)], deals=[deal])
     budget: dict[str, Any] = {"think": think} if iterations is None else {"iterations": iterations}
     experts = {s: make_bot(variant or "expert", seed * 10 + s, {"workers": workers, **budget})
-               for s in expert_seats}
+               for s in expert_seats
+               if kept is None or (frozenset(expert_seats), s) not in kept}
+    if kept is not None:
+        kept.update({(frozenset(expert_seats), s): bot for s, bot in experts.items()})
+        experts = {s: kept[frozenset(expert_seats), s] for s in expert_seats}
     ismcts = {s: ISMCTS(seed * 10 + s, think, **ismcts_settings)
               for s in range(PLAYERS) if s not in expert_seats}
     times: dict[str, list[float]] = {"expert": [], "ismcts": []}
@@ -292,12 +305,27 @@ def play_deal(os_game: pyspiel.Game, deal_rng_seed: int, cards: int, expert_seat
             plays.append(int(action.card))
     scores = [int(x) for x in state.returns()]
     assert game.is_over and game.scores == scores, (game.scores, scores)
+    if kept is not None:
+        for bot in experts.values():
+            learn_the_hand(bot)
     hand = game.hands_played[0]
     record = {"dealer": hand.dealer, "hands": [mask_of(h) for h in deal.hands],
               "turn_up": deal.turn_up,
               "bids": [getattr(b, "tricks", None) for b in hand.bids],
               "tricks": list(hand.tricks), "experts": sorted(expert_seats), "plays": plays}
     return scores, _mean(times["expert"]), _mean(times["ismcts"]), record
+
+
+def learn_the_hand(bot: Any) -> None:
+    """Let an expert take in the hand it has just played, as it does when the next hand
+    of a game starts (from the last view it was given): in a match of one-hand games
+    (``--match``) it learns the other players' habits from deal to deal.  It runs between
+    the games, so unlike in a game (where the next hand's first decision does it) its
+    time is on no decision's clock."""
+    watch = bot._watch
+    watch._judge(watch._last)
+    if watch.habits is not None:
+        watch.habits.learn(watch._last)
 
 
 def leak_check(cards: int, positions: int, samples: int, seed: int) -> dict[str, Any]:
@@ -335,11 +363,12 @@ def _mean(values: list[float]) -> float:
 
 def run(cards: int, deals: int, think: float, seed: int, settings: dict[str, Any],
         iterations: int | None = None, workers: int | None = None,
-        variant: str | None = None, first: int = 0) -> dict[str, Any]:
+        variant: str | None = None, first: int = 0, match: bool = False) -> dict[str, Any]:
     os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": cards})
     lone_expert, lone_ismcts, both = [], [], []
     exact = {"expert": [0, 0], "ismcts": [0, 0]}
     times: dict[str, list[float]] = {"expert": [], "ismcts": []}
+    kept: dict[tuple[frozenset[int], int], Any] | None = {} if match else None
     for index in range(first, first + deals):
         lone = index % PLAYERS
         margins = []
@@ -347,7 +376,7 @@ def run(cards: int, deals: int, think: float, seed: int, settings: dict[str, Any
         for expert_seats in ({lone}, set(range(PLAYERS)) - {lone}):
             scores, t_expert, t_ismcts, record = play_deal(
                 os_game, seed * 100003 + index, cards, expert_seats, think, settings,
-                seed + index, iterations, workers, variant)
+                seed + index, iterations, workers, variant, kept)
             records.append(record)
             e = [scores[s] for s in expert_seats]
             i = [scores[s] for s in range(PLAYERS) if s not in expert_seats]
@@ -370,7 +399,7 @@ def run(cards: int, deals: int, think: float, seed: int, settings: dict[str, Any
                           "three_experts": margins[1], "games": records}), flush=True)
     return {
         "cards": cards, "deals": deals, "think": think, "iterations": iterations, "seed": seed,
-        "first": first, "workers": workers,
+        "first": first, "workers": workers, "match": match,
         "ismcts": settings,
         "margin_one_expert": _interval(lone_expert),
         "margin_three_experts": _interval(lone_ismcts),
@@ -435,6 +464,10 @@ def main() -> int:
                         help=f"redealt roots per ISMCTS decision (default: its best at "
                              f"0.5 s a decision, {REDEALS_SMALL_HANDS} on hands of up to "
                              f"{MANY_OUT_OF_PLAY} cards, {REDEALS_LARGE_HANDS} on larger)")
+    parser.add_argument("--match", action="store_true",
+                        help="keep each expert from deal to deal at the same table (the "
+                             "same seats experts), learning the others' habits from the "
+                             "hands it ends, as in a game of many hands")
     parser.add_argument("--leak-check", action="store_true",
                         help="measure how OpenSpiel's resampler deals the hidden cards, and exit")
     args = parser.parse_args()
@@ -446,6 +479,8 @@ def main() -> int:
     if args.redeals < 1:
         parser.error("--redeals must be at least 1")
     redeals = args.redeals if args.ismcts_root != "as-is" else 0
+    if args.match and args.variant == "cheat":
+        parser.error("--match needs an expert that learns the hands it ends: drop --variant cheat")
     if args.ismcts_root == "inferred" and args.simulations is not None:
         parser.error("--ismcts-root inferred searches on the clock: drop --simulations")
     if redeals and args.final_policy != "MAX_VISIT_COUNT":
@@ -459,7 +494,7 @@ def main() -> int:
         settings = {**settings, "simulations": args.simulations, "redeals": redeals,
                     "inferred": args.ismcts_root == "inferred"}
         result = run(args.cards, args.deals, args.think, args.seed, settings, args.iterations,
-                     args.workers, args.variant, args.first)
+                     args.workers, args.variant, args.first, args.match)
         print(json.dumps(result), flush=True)
     return 0
 
